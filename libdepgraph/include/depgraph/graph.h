@@ -1,0 +1,177 @@
+// The in-memory model of one deps.json: tasks, tensors, annotated edge rows and the graph of
+// unique (pred, succ) task pairs.
+#pragma once
+
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace depgraph {
+
+/// A runtime task id: (ring << 32) | local.
+using TaskId = uint64_t;
+
+/// Ring of a task id as the viewer displays it (bits 32..39).
+inline uint32_t RingOf(TaskId id) { return static_cast<uint32_t>((id >> 32) & 0xFF); }
+/// Ring-local index of a task id (low 32 bits).
+inline uint32_t LocalOf(TaskId id) { return static_cast<uint32_t>(id & 0xFFFFFFFFu); }
+
+/// Direction of a task argument as the runtime writes it in `args[].type`.
+enum class ArgType : uint8_t {
+  kInput,
+  kOutput,
+  kInOut,
+  kOutputExisting,
+  kNoDep,    ///< written as "UNKNOWN": read, not tracked by the runtime
+  kOther,    ///< any other string or a non-string value
+  kMissing,  ///< no `type` key
+};
+/// The JSON spelling of an ArgType ("INPUT", ...); "?" for kOther/kMissing.
+const char* ArgTypeName(ArgType type);
+
+/// Element type names the runtime emits. kOther covers unknown strings and null ("NONE").
+enum class DType : uint8_t {
+  kFloat32, kFloat16, kInt32, kInt16, kInt8, kUInt8, kBFloat16, kInt64, kUInt64, kUInt16,
+  kUInt32, kBool, kFp8E4M3FN, kFp8E8M0, kFp4E2M1, kUnknown, kOther,
+};
+/// Parses a dtype name case-insensitively (the viewer upper-cases it); kOther if unknown.
+DType ParseDType(std::string_view name);
+/// Upper-case JSON name of a dtype ("FLOAT32"); "NONE" for kOther.
+const char* DTypeName(DType dtype);
+/// Byte size used by the dataflow proof; 0 for types outside its table (FP8, FP4, UNKNOWN).
+int DTypeByteSize(DType dtype);
+
+/// `source` of an edge row.
+enum class EdgeSource : uint8_t { kCreator, kTensormap, kExplicit, kOther };
+
+/// Whether an optional JSON field was absent, present but unusable, or present and valid.
+enum class FieldState : uint8_t { kAbsent, kInvalid, kValid };
+
+/// A list of dimensions (shape or strides) stored in DepGraph::dims.
+struct DimList {
+  uint32_t offset = 0;  ///< first element in DepGraph::dims
+  uint16_t size = 0;    ///< number of elements
+  /// kInvalid: not an array, or an element not int-coercible or <= 0.
+  FieldState state = FieldState::kAbsent;
+};
+
+/// One strided view of a tensor (a task argument or the consumer/producer side of an edge row).
+/// Absent fields on an edge row fall back to the consumer task's argument (dataflow proof).
+struct View {
+  DType dtype = DType::kOther;
+  FieldState dtype_state = FieldState::kAbsent;
+  FieldState start_offset_state = FieldState::kAbsent;
+  int64_t start_offset = 0;  ///< elements; kInvalid if negative or not int-coercible
+  DimList shape;
+  DimList strides;
+};
+
+/// One entry of `tasks[].args`.
+struct TaskArg {
+  int64_t idx = -1;
+  ArgType type = ArgType::kMissing;
+  FieldState tensor_id_state = FieldState::kAbsent;
+  TaskId tensor_id = 0;
+  View view;
+};
+
+/// One entry of `tasks[]`: a submitted (or dummy) task.
+struct Task {
+  TaskId id = 0;
+  int64_t kernel_ids[3] = {-1, -1, -1};  ///< [aic, aiv0, aiv1]; active iff >= 0
+  int64_t block_num = 1;                  ///< SPMD iff > 1
+  bool early_dispatch = false;
+  uint32_t first_arg = 0;  ///< into DepGraph::args
+  uint32_t num_args = 0;
+  bool HasActiveKernel() const {
+    return kernel_ids[0] >= 0 || kernel_ids[1] >= 0 || kernel_ids[2] >= 0;
+  }
+};
+
+/// One entry of `tensors[]`: a buffer and its identity.
+struct Tensor {
+  TaskId id = 0;
+  uint32_t index = 0;  ///< position in the raw `tensors` array; displayed as T{index}
+  FieldState addr_state = FieldState::kAbsent;
+  FieldState numel_state = FieldState::kAbsent;
+  int64_t buffer_addr = 0;
+  int64_t buffer_numel = 0;
+  FieldState dtype_state = FieldState::kAbsent;
+  DType dtype = DType::kOther;
+};
+
+/// One row of `edges[]`, kept in file order. Several rows may map to one pair.
+struct EdgeRow {
+  uint32_t pair = 0;  ///< index of its unique (pred, succ) pair in DepGraph::pairs
+  EdgeSource source = EdgeSource::kOther;
+  FieldState arg_state = FieldState::kAbsent;
+  FieldState tensor_id_state = FieldState::kAbsent;
+  uint8_t overlap = 0;  ///< index into DepGraph::overlap_names; 0 = no `overlap` key
+  int64_t arg = -1;
+  TaskId tensor_id = 0;
+  View consumer;
+  View producer;  ///< dtype unused: the producer's dtype is the tensor's
+};
+
+/// A unique dependency pair, by node index (see DepGraph::nodes).
+struct Pair {
+  uint32_t pred = 0;
+  uint32_t succ = 0;
+};
+
+/// Boost.Graph view of the unique pairs: vertices are node indices, edge i is pairs[i].
+using PairGraph = boost::compressed_sparse_row_graph<boost::bidirectionalS, boost::no_property,
+                                                     boost::no_property, boost::no_property,
+                                                     uint32_t, uint32_t>;
+
+/// The whole loaded graph. Built once by LoadDepsJson; read-only afterwards.
+///
+/// Node indices are positions in `nodes`, which is sorted by task id, so every ordering by
+/// index is the viewer's numeric ordering. Memory is O(tasks + rows + dims) with compact
+/// rows (~100 bytes); no copy of the source text is kept.
+struct DepGraph {
+  std::vector<TaskId> nodes;        ///< rendered nodes, ascending id
+  std::vector<int32_t> node_task;   ///< per node: index into tasks, or -1 (alloc)
+  std::vector<Task> tasks;          ///< tasks[] entries (last wins on duplicate ids), file order
+  std::vector<TaskArg> args;        ///< all task arguments, grouped by task
+  std::vector<Tensor> tensors;      ///< distinct tensors, ascending id (last entry wins)
+  std::vector<EdgeRow> rows;        ///< all edge rows, file order
+  std::vector<Pair> pairs;          ///< unique pairs, ascending (pred, succ)
+  std::vector<int64_t> dims;        ///< storage for every DimList
+  std::vector<std::string> overlap_names = {""};  ///< interned `overlap` values
+  PairGraph graph;                  ///< CSR over pairs (edge index == pair index)
+
+  /// Index of `id` in nodes, or -1. O(log V).
+  int64_t FindNode(TaskId id) const;
+  /// The task record of a node, or nullptr for alloc nodes. O(1).
+  const Task* TaskOfNode(uint32_t node) const {
+    return node_task[node] < 0 ? nullptr : &tasks[static_cast<size_t>(node_task[node])];
+  }
+  /// The task record with this id (also isolated dummies that are not nodes), or nullptr.
+  /// O(log T).
+  const Task* FindTask(TaskId id) const;
+  /// The tensor with this id, or nullptr. O(log tensors).
+  const Tensor* FindTensor(TaskId id) const;
+  /// The argument with `idx` of a task (last match wins, as a dict would), or nullptr.
+  const TaskArg* FindArg(const Task& task, int64_t idx) const;
+  /// The elements of a dimension list.
+  const int64_t* DimData(const DimList& list) const { return dims.data() + list.offset; }
+  /// Index of pair (pred, succ) or -1. O(log out-degree).
+  int64_t FindPair(uint32_t pred, uint32_t succ) const;
+  /// Index of the first pair with this pred; pairs of a node are contiguous.
+  uint32_t FirstPairOf(uint32_t node) const;
+  /// Whether any node has a ring other than 0 (switches display to "(ring, local)").
+  bool UsesRings() const;
+  /// Per pair, the indices of its rows in file order, as a CSR (offsets has pairs+1 entries).
+  void RowsByPair(std::vector<uint32_t>* offsets, std::vector<uint32_t>* row_ids) const;
+
+  /// Tasks sorted by id with their indices, for FindTask (built by the loader).
+  std::vector<std::pair<TaskId, uint32_t>> task_index;
+};
+
+/// Formats a task id for display: bare local when `rings` is false, "(ring, local)" otherwise.
+std::string FormatTaskId(TaskId id, bool rings);
+
+}  // namespace depgraph

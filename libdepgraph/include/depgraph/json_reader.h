@@ -1,0 +1,91 @@
+// Streaming JSON pull reader over a memory-mapped file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace depgraph {
+
+/// Kind of the next JSON value, as seen by JsonReader::Peek().
+enum class JsonKind { kObject, kArray, kString, kNumber, kTrue, kFalse, kNull, kInvalid };
+
+/// Name of a JsonKind for error messages ("object", "string", ...).
+const char* JsonKindName(JsonKind kind);
+
+/// A pull parser that walks one JSON document token by token without building a tree.
+///
+/// The file is mapped read-only; strings without escapes are returned as views into the
+/// mapping, so reading costs O(file size) time and O(nesting depth) memory besides the pages
+/// the kernel keeps resident. Call ReleaseConsumed() between large records to let the kernel
+/// drop pages already parsed (bounded RSS on multi-gigabyte files).
+///
+/// Errors: every method returns false on malformed input and sets error() to
+/// "line L:column C: <what>"; after the first error all calls fail.
+class JsonReader {
+ public:
+  JsonReader() = default;
+  ~JsonReader();
+  JsonReader(const JsonReader&) = delete;
+  JsonReader& operator=(const JsonReader&) = delete;
+
+  /// Maps `path`. On failure returns false with a message in *err (no location prefix).
+  bool Open(const std::string& path, std::string* err);
+  /// Reads from an in-memory buffer (tests); the buffer must outlive the reader.
+  void OpenBuffer(std::string_view text);
+
+  /// Kind of the next value without consuming it. O(whitespace).
+  JsonKind Peek();
+  /// Consumes '{'. Then call NextKey() until it returns false (at '}').
+  bool BeginObject();
+  /// Reads the next key of the current object and the ':' after it. Returns false at the
+  /// closing '}' (consumed) or on error (check failed()).
+  bool NextKey(std::string_view* key);
+  /// Consumes '['. Then call NextElement() before each element until it returns false.
+  bool BeginArray();
+  /// True if another element follows in the current array; false at ']' (consumed) or error.
+  bool NextElement();
+  /// Reads a string value. The view stays valid until the next call on this reader.
+  bool ReadString(std::string_view* out);
+  /// Reads a number token verbatim (e.g. "-12", "1.5e3").
+  bool ReadNumber(std::string_view* out);
+  /// Reads true/false.
+  bool ReadBool(bool* out);
+  /// Reads null.
+  bool ReadNull();
+  /// Skips any value, however nested. O(size of the value).
+  bool SkipValue();
+  /// Checks that only whitespace remains.
+  bool ExpectEnd();
+
+  /// Lets the kernel drop mapped pages before the current position. Cheap; call often.
+  void ReleaseConsumed();
+
+  bool failed() const { return failed_; }
+  const std::string& error() const { return error_; }
+  /// Sets an error at the current position (for semantic errors found by callers).
+  bool Fail(const std::string& what);
+  /// Bytes consumed so far and total size, for progress reports.
+  size_t position() const { return pos_; }
+  size_t size() const { return size_; }
+
+ private:
+  void SkipWhitespace();
+  bool Expect(char c, const char* what);
+  bool ParseStringRaw(std::string_view* out);
+  void LineColumn(size_t pos, size_t* line, size_t* column) const;
+
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+  size_t pos_ = 0;
+  bool mapped_ = false;
+  size_t released_ = 0;
+  // Per nesting level: true once the first member/element has been read.
+  std::string first_seen_;
+  std::string unescaped_;
+  bool failed_ = false;
+  std::string error_;
+};
+
+}  // namespace depgraph

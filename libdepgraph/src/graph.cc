@@ -1,0 +1,133 @@
+#include "depgraph/graph.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace depgraph {
+
+const char* ArgTypeName(ArgType type) {
+  switch (type) {
+    case ArgType::kInput: return "INPUT";
+    case ArgType::kOutput: return "OUTPUT";
+    case ArgType::kInOut: return "INOUT";
+    case ArgType::kOutputExisting: return "OUTPUT_EXISTING";
+    case ArgType::kNoDep: return "UNKNOWN";
+    case ArgType::kOther:
+    case ArgType::kMissing: return "?";
+  }
+  return "?";
+}
+
+namespace {
+struct DTypeInfo {
+  DType dtype;
+  const char* name;
+  int bytes;
+};
+constexpr DTypeInfo kDTypes[] = {
+    {DType::kFloat32, "FLOAT32", 4},   {DType::kFloat16, "FLOAT16", 2},
+    {DType::kInt32, "INT32", 4},       {DType::kInt16, "INT16", 2},
+    {DType::kInt8, "INT8", 1},         {DType::kUInt8, "UINT8", 1},
+    {DType::kBFloat16, "BFLOAT16", 2}, {DType::kInt64, "INT64", 8},
+    {DType::kUInt64, "UINT64", 8},     {DType::kUInt16, "UINT16", 2},
+    {DType::kUInt32, "UINT32", 4},     {DType::kBool, "BOOL", 1},
+    {DType::kFp8E4M3FN, "FP8E4M3FN", 0}, {DType::kFp8E8M0, "FP8E8M0", 0},
+    {DType::kFp4E2M1, "FP4E2M1", 0},   {DType::kUnknown, "UNKNOWN", 0},
+};
+}  // namespace
+
+DType ParseDType(std::string_view name) {
+  for (const DTypeInfo& info : kDTypes) {
+    std::string_view candidate(info.name);
+    if (candidate.size() != name.size()) continue;
+    bool equal = true;
+    for (size_t i = 0; i < name.size(); ++i) {
+      if (std::toupper(static_cast<unsigned char>(name[i])) != candidate[i]) {
+        equal = false;
+        break;
+      }
+    }
+    if (equal) return info.dtype;
+  }
+  return DType::kOther;
+}
+
+const char* DTypeName(DType dtype) {
+  for (const DTypeInfo& info : kDTypes) {
+    if (info.dtype == dtype) return info.name;
+  }
+  return "NONE";
+}
+
+int DTypeByteSize(DType dtype) {
+  for (const DTypeInfo& info : kDTypes) {
+    if (info.dtype == dtype) return info.bytes;
+  }
+  return 0;
+}
+
+int64_t DepGraph::FindNode(TaskId id) const {
+  auto it = std::lower_bound(nodes.begin(), nodes.end(), id);
+  if (it == nodes.end() || *it != id) return -1;
+  return it - nodes.begin();
+}
+
+const Task* DepGraph::FindTask(TaskId id) const {
+  auto it = std::lower_bound(task_index.begin(), task_index.end(), std::make_pair(id, 0u));
+  if (it == task_index.end() || it->first != id) return nullptr;
+  return &tasks[it->second];
+}
+
+const Tensor* DepGraph::FindTensor(TaskId id) const {
+  auto it = std::lower_bound(tensors.begin(), tensors.end(), id,
+                             [](const Tensor& t, TaskId value) { return t.id < value; });
+  if (it == tensors.end() || it->id != id) return nullptr;
+  return &*it;
+}
+
+const TaskArg* DepGraph::FindArg(const Task& task, int64_t idx) const {
+  const TaskArg* found = nullptr;
+  for (uint32_t i = 0; i < task.num_args; ++i) {
+    const TaskArg& arg = args[task.first_arg + i];
+    if (arg.idx == idx) found = &arg;
+  }
+  return found;
+}
+
+uint32_t DepGraph::FirstPairOf(uint32_t node) const {
+  auto it = std::lower_bound(pairs.begin(), pairs.end(), node,
+                             [](const Pair& p, uint32_t n) { return p.pred < n; });
+  return static_cast<uint32_t>(it - pairs.begin());
+}
+
+int64_t DepGraph::FindPair(uint32_t pred, uint32_t succ) const {
+  auto it = std::lower_bound(pairs.begin(), pairs.end(), Pair{pred, succ},
+                             [](const Pair& a, const Pair& b) {
+                               return a.pred != b.pred ? a.pred < b.pred : a.succ < b.succ;
+                             });
+  if (it == pairs.end() || it->pred != pred || it->succ != succ) return -1;
+  return it - pairs.begin();
+}
+
+bool DepGraph::UsesRings() const {
+  for (TaskId id : nodes) {
+    if (RingOf(id) != 0) return true;
+  }
+  return false;
+}
+
+void DepGraph::RowsByPair(std::vector<uint32_t>* offsets, std::vector<uint32_t>* row_ids) const {
+  offsets->assign(pairs.size() + 1, 0);
+  for (const EdgeRow& row : rows) ++(*offsets)[row.pair + 1];
+  for (size_t i = 1; i < offsets->size(); ++i) (*offsets)[i] += (*offsets)[i - 1];
+  row_ids->assign(rows.size(), 0);
+  std::vector<uint32_t> cursor(offsets->begin(), offsets->end() - 1);
+  for (uint32_t r = 0; r < rows.size(); ++r) (*row_ids)[cursor[rows[r].pair]++] = r;
+}
+
+std::string FormatTaskId(TaskId id, bool rings) {
+  if (!rings) return std::to_string(LocalOf(id));
+  return "(" + std::to_string(RingOf(id)) + ", " + std::to_string(LocalOf(id)) + ")";
+}
+
+}  // namespace depgraph

@@ -1,0 +1,401 @@
+#include "depgraph/json_reader.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace depgraph {
+
+// Deeper documents are rejected so that SkipValue's recursion stays bounded.
+constexpr size_t kMaxDepth = 512;
+
+const char* JsonKindName(JsonKind kind) {
+  switch (kind) {
+    case JsonKind::kObject: return "object";
+    case JsonKind::kArray: return "array";
+    case JsonKind::kString: return "string";
+    case JsonKind::kNumber: return "number";
+    case JsonKind::kTrue: return "true";
+    case JsonKind::kFalse: return "false";
+    case JsonKind::kNull: return "null";
+    case JsonKind::kInvalid: return "invalid token";
+  }
+  return "?";
+}
+
+JsonReader::~JsonReader() {
+  if (mapped_) munmap(const_cast<char*>(data_), size_);
+}
+
+bool JsonReader::Open(const std::string& path, std::string* err) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *err = std::strerror(errno);
+    return false;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    *err = std::strerror(errno);
+    close(fd);
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    close(fd);
+    *err = "is a directory";
+    return false;
+  }
+  size_ = static_cast<size_t>(st.st_size);
+  if (size_ == 0) {
+    close(fd);
+    data_ = "";
+    return true;
+  }
+  void* map = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED) {
+    *err = std::strerror(errno);
+    return false;
+  }
+  madvise(map, size_, MADV_SEQUENTIAL);
+  data_ = static_cast<const char*>(map);
+  mapped_ = true;
+  return true;
+}
+
+void JsonReader::OpenBuffer(std::string_view text) {
+  data_ = text.data();
+  size_ = text.size();
+}
+
+void JsonReader::ReleaseConsumed() {
+  constexpr size_t kChunk = size_t{64} << 20;
+  if (!mapped_ || pos_ < released_ + 2 * kChunk) return;
+  long page = sysconf(_SC_PAGESIZE);
+  size_t end = (pos_ - kChunk) / page * page;
+  madvise(const_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
+}
+
+void JsonReader::LineColumn(size_t pos, size_t* line, size_t* column) const {
+  size_t l = 1, last_newline = 0;
+  bool seen = false;
+  for (size_t i = 0; i < pos && i < size_; ++i) {
+    if (data_[i] == '\n') {
+      ++l;
+      last_newline = i;
+      seen = true;
+    }
+  }
+  *line = l;
+  *column = seen ? pos - last_newline : pos + 1;
+}
+
+bool JsonReader::Fail(const std::string& what) {
+  if (failed_) return false;
+  failed_ = true;
+  size_t line, column;
+  LineColumn(pos_, &line, &column);
+  error_ = "line " + std::to_string(line) + ":column " + std::to_string(column) + ": " + what;
+  return false;
+}
+
+void JsonReader::SkipWhitespace() {
+  while (pos_ < size_) {
+    char c = data_[pos_];
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+      ++pos_;
+    } else {
+      break;
+    }
+  }
+}
+
+JsonKind JsonReader::Peek() {
+  if (failed_) return JsonKind::kInvalid;
+  SkipWhitespace();
+  if (pos_ >= size_) return JsonKind::kInvalid;
+  switch (data_[pos_]) {
+    case '{': return JsonKind::kObject;
+    case '[': return JsonKind::kArray;
+    case '"': return JsonKind::kString;
+    case 't': return JsonKind::kTrue;
+    case 'f': return JsonKind::kFalse;
+    case 'n': return JsonKind::kNull;
+    case '-': return JsonKind::kNumber;
+    default:
+      return (data_[pos_] >= '0' && data_[pos_] <= '9') ? JsonKind::kNumber : JsonKind::kInvalid;
+  }
+}
+
+bool JsonReader::Expect(char c, const char* what) {
+  if (failed_) return false;
+  SkipWhitespace();
+  if (pos_ >= size_) return Fail(std::string("unexpected end of file, expected ") + what);
+  if (data_[pos_] != c) return Fail(std::string("expected ") + what);
+  ++pos_;
+  return true;
+}
+
+bool JsonReader::BeginObject() {
+  if (!Expect('{', "'{'")) return false;
+  if (first_seen_.size() >= kMaxDepth) return Fail("JSON nested too deeply");
+  first_seen_.push_back(0);
+  return true;
+}
+
+bool JsonReader::BeginArray() {
+  if (!Expect('[', "'['")) return false;
+  if (first_seen_.size() >= kMaxDepth) return Fail("JSON nested too deeply");
+  first_seen_.push_back(0);
+  return true;
+}
+
+bool JsonReader::NextKey(std::string_view* key) {
+  if (failed_) return false;
+  SkipWhitespace();
+  if (pos_ >= size_) return Fail("unexpected end of file inside an object");
+  if (data_[pos_] == '}') {
+    ++pos_;
+    first_seen_.pop_back();
+    return false;
+  }
+  if (first_seen_.back()) {
+    if (data_[pos_] != ',') return Fail("expected ',' or '}' in object");
+    ++pos_;
+    SkipWhitespace();
+  }
+  first_seen_.back() = 1;
+  if (pos_ >= size_ || data_[pos_] != '"') return Fail("expected a string key");
+  if (!ParseStringRaw(key)) return false;
+  return Expect(':', "':' after object key");
+}
+
+bool JsonReader::NextElement() {
+  if (failed_) return false;
+  SkipWhitespace();
+  if (pos_ >= size_) return Fail("unexpected end of file inside an array");
+  if (data_[pos_] == ']') {
+    ++pos_;
+    first_seen_.pop_back();
+    return false;
+  }
+  if (first_seen_.back()) {
+    if (data_[pos_] != ',') return Fail("expected ',' or ']' in array");
+    ++pos_;
+  }
+  first_seen_.back() = 1;
+  return true;
+}
+
+static int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+static void AppendUtf8(std::string* out, uint32_t cp) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+bool JsonReader::ParseStringRaw(std::string_view* out) {
+  ++pos_;  // opening quote
+  size_t start = pos_;
+  // Fast path: no escapes.
+  while (pos_ < size_) {
+    unsigned char c = static_cast<unsigned char>(data_[pos_]);
+    if (c == '"') {
+      *out = std::string_view(data_ + start, pos_ - start);
+      ++pos_;
+      return true;
+    }
+    if (c == '\\') break;
+    if (c < 0x20) return Fail("control character in string");
+    ++pos_;
+  }
+  if (pos_ >= size_) return Fail("unterminated string");
+  unescaped_.assign(data_ + start, pos_ - start);
+  while (pos_ < size_) {
+    unsigned char c = static_cast<unsigned char>(data_[pos_]);
+    if (c == '"') {
+      ++pos_;
+      *out = unescaped_;
+      return true;
+    }
+    if (c < 0x20) return Fail("control character in string");
+    if (c != '\\') {
+      unescaped_.push_back(static_cast<char>(c));
+      ++pos_;
+      continue;
+    }
+    if (pos_ + 1 >= size_) break;
+    char e = data_[pos_ + 1];
+    pos_ += 2;
+    switch (e) {
+      case '"': unescaped_.push_back('"'); break;
+      case '\\': unescaped_.push_back('\\'); break;
+      case '/': unescaped_.push_back('/'); break;
+      case 'b': unescaped_.push_back('\b'); break;
+      case 'f': unescaped_.push_back('\f'); break;
+      case 'n': unescaped_.push_back('\n'); break;
+      case 'r': unescaped_.push_back('\r'); break;
+      case 't': unescaped_.push_back('\t'); break;
+      case 'u': {
+        auto read_hex = [&](uint32_t* cp) {
+          if (pos_ + 4 > size_) return false;
+          uint32_t v = 0;
+          for (int i = 0; i < 4; ++i) {
+            int h = HexValue(data_[pos_ + i]);
+            if (h < 0) return false;
+            v = v * 16 + static_cast<uint32_t>(h);
+          }
+          pos_ += 4;
+          *cp = v;
+          return true;
+        };
+        uint32_t cp;
+        if (!read_hex(&cp)) return Fail("invalid \\u escape in string");
+        if (cp >= 0xD800 && cp < 0xDC00 && pos_ + 1 < size_ && data_[pos_] == '\\' &&
+            data_[pos_ + 1] == 'u') {
+          size_t save = pos_;
+          pos_ += 2;
+          uint32_t low;
+          if (read_hex(&low) && low >= 0xDC00 && low < 0xE000) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+          } else {
+            pos_ = save;
+          }
+        }
+        AppendUtf8(&unescaped_, cp);
+        break;
+      }
+      default:
+        pos_ -= 1;
+        return Fail("invalid escape in string");
+    }
+  }
+  return Fail("unterminated string");
+}
+
+bool JsonReader::ReadString(std::string_view* out) {
+  if (Peek() != JsonKind::kString) return Fail("expected a string");
+  return ParseStringRaw(out);
+}
+
+bool JsonReader::ReadNumber(std::string_view* out) {
+  if (Peek() != JsonKind::kNumber) return Fail("expected a number");
+  size_t start = pos_;
+  if (data_[pos_] == '-') ++pos_;
+  auto digits = [&]() {
+    size_t s = pos_;
+    while (pos_ < size_ && data_[pos_] >= '0' && data_[pos_] <= '9') ++pos_;
+    return pos_ - s;
+  };
+  if (pos_ < size_ && data_[pos_] == '0') {
+    ++pos_;
+  } else if (digits() == 0) {
+    return Fail("invalid number");
+  }
+  if (pos_ < size_ && data_[pos_] == '.') {
+    ++pos_;
+    if (digits() == 0) return Fail("invalid number");
+  }
+  if (pos_ < size_ && (data_[pos_] == 'e' || data_[pos_] == 'E')) {
+    ++pos_;
+    if (pos_ < size_ && (data_[pos_] == '+' || data_[pos_] == '-')) ++pos_;
+    if (digits() == 0) return Fail("invalid number");
+  }
+  *out = std::string_view(data_ + start, pos_ - start);
+  return true;
+}
+
+bool JsonReader::ReadBool(bool* out) {
+  SkipWhitespace();
+  if (size_ - pos_ >= 4 && std::memcmp(data_ + pos_, "true", 4) == 0) {
+    pos_ += 4;
+    *out = true;
+    return true;
+  }
+  if (size_ - pos_ >= 5 && std::memcmp(data_ + pos_, "false", 5) == 0) {
+    pos_ += 5;
+    *out = false;
+    return true;
+  }
+  return Fail("expected true or false");
+}
+
+bool JsonReader::ReadNull() {
+  SkipWhitespace();
+  if (size_ - pos_ >= 4 && std::memcmp(data_ + pos_, "null", 4) == 0) {
+    pos_ += 4;
+    return true;
+  }
+  return Fail("expected null");
+}
+
+bool JsonReader::SkipValue() {
+  switch (Peek()) {
+    case JsonKind::kObject: {
+      if (!BeginObject()) return false;
+      std::string_view key;
+      while (NextKey(&key)) {
+        if (!SkipValue()) return false;
+      }
+      return !failed_;
+    }
+    case JsonKind::kArray: {
+      if (!BeginArray()) return false;
+      while (NextElement()) {
+        if (!SkipValue()) return false;
+      }
+      return !failed_;
+    }
+    case JsonKind::kString: {
+      std::string_view s;
+      return ReadString(&s);
+    }
+    case JsonKind::kNumber: {
+      std::string_view s;
+      return ReadNumber(&s);
+    }
+    case JsonKind::kTrue:
+    case JsonKind::kFalse: {
+      bool b;
+      return ReadBool(&b);
+    }
+    case JsonKind::kNull:
+      return ReadNull();
+    case JsonKind::kInvalid:
+      if (failed_) return false;
+      return Fail(pos_ >= size_ ? "unexpected end of file, expected a value"
+                                : "invalid JSON value");
+  }
+  return false;
+}
+
+bool JsonReader::ExpectEnd() {
+  if (failed_) return false;
+  SkipWhitespace();
+  if (pos_ != size_) return Fail("extra data after the JSON document");
+  return true;
+}
+
+}  // namespace depgraph
