@@ -678,7 +678,7 @@ bool DepsLoader::Finish() {
   std::vector<std::pair<uint32_t, uint32_t>> edge_list;
   edge_list.reserve(graph_.pairs.size());
   for (const Pair& p : graph_.pairs) edge_list.emplace_back(p.pred, p.succ);
-  graph_.graph = PairGraph(boost::edges_are_sorted, edge_list.begin(), edge_list.end(),
+  graph_.graph = PairGraph(boost::edges_are_unsorted_multi_pass, edge_list.begin(), edge_list.end(),
                            nodes.size());
   return true;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "depgraph/graph.h"
@@ -36,6 +37,15 @@ constexpr int64_t kMaxOuterIntervals = 10000;
 bool ComputeRowRegion(const DepGraph& graph, const EdgeRow& row, const TaskArg* arg,
                       ViewRole role, ByteRegion* region);
 
+/// Sorts `intervals` by begin, drops empty ones and merges overlapping and touching ones, in
+/// place. O(n log n).
+void NormalizeIntervals(std::vector<ByteInterval>* intervals);
+
+/// Appends the intersection of two sorted, disjoint interval lists to *out (sorted, disjoint).
+/// O(|a| + |b|); allocates only when *out grows.
+void AppendIntersection(std::span<const ByteInterval> a, std::span<const ByteInterval> b,
+                        std::vector<ByteInterval>* out);
+
 /// Intersection of two interval lists. O(|a| + |b|).
 std::vector<ByteInterval> IntersectIntervals(const std::vector<ByteInterval>& a,
                                              const std::vector<ByteInterval>& b);
@@ -45,5 +55,8 @@ std::vector<ByteInterval> UnionIntervals(const std::vector<ByteInterval>& a,
 /// Whether `inner` is entirely contained in `outer`. O(|inner| + |outer|).
 bool CoversIntervals(const std::vector<ByteInterval>& outer,
                      const std::vector<ByteInterval>& inner);
+/// Same over spans. Both lists must be sorted by begin; `outer` may hold overlapping or
+/// touching pieces. O(|inner| + |outer|).
+bool CoversIntervals(std::span<const ByteInterval> outer, std::span<const ByteInterval> inner);
 
 }  // namespace depgraph

@@ -1,0 +1,214 @@
+#include "viewer.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "depgraph/atomic_file.h"
+#include "depgraph/edge_mode.h"
+#include "depgraph/graph_metrics.h"
+#include "depgraph/load_deps.h"
+#include "depgraph/name_map.h"
+#include "depgraph/reduction.h"
+#include "depgraph/task_label.h"
+#include "depgraph/text_report.h"
+#include "viewer_output.h"
+#include "viewer_paths.h"
+
+namespace depgraph {
+
+namespace {
+
+bool IsReductionMode(EdgeMode mode) { return mode != EdgeMode::kFull; }
+
+// The reference tool's headline for each reduction mode.
+std::string Headline(EdgeMode mode, size_t listed, size_t total) {
+  const std::string r = std::to_string(listed), e = std::to_string(total),
+                    k = std::to_string(total - listed);
+  switch (mode) {
+    case EdgeMode::kReduced:
+      return "Transitive reduction: removed " + r + " redundant edge(s) of " + e + " (" + k +
+             " kept)";
+    case EdgeMode::kOmitted:
+      return "Redundant edges only: showing " + r + " redundant edge(s) of " + e;
+    case EdgeMode::kReducedDataflow:
+      return "Dataflow-verified transitive reduction: removed " + r + " redundant edge(s) of " +
+             e + " (" + k + " kept)";
+    case EdgeMode::kOmittedDataflow:
+      return "Dataflow-verified redundant edges only: showing " + r + " redundant edge(s) of " +
+             e;
+    case EdgeMode::kRetained:
+      return "Creator-retained redundant edges only: showing " + r + " redundant edge(s) of " +
+             e;
+    case EdgeMode::kFull:
+      break;
+  }
+  return "";
+}
+
+std::string Extension(const std::string& format) {
+  if (format == "text") return ".txt";
+  return "." + format;
+}
+
+// Shows "loading deps.json: 42%" on a terminal once a load has run for a second.
+class LoadProgress {
+ public:
+  LoadProgress(std::ostream& err, bool enabled, std::string name)
+      : err_(err), enabled_(enabled), name_(std::move(name)),
+        start_(std::chrono::steady_clock::now()) {}
+  void operator()(double fraction) {
+    if (!enabled_) return;
+    auto elapsed = std::chrono::steady_clock::now() - start_;
+    if (elapsed < std::chrono::seconds(1)) return;
+    int percent = static_cast<int>(fraction * 100);
+    if (percent == last_percent_) return;
+    last_percent_ = percent;
+    shown_ = true;
+    err_ << "\rloading " << name_ << ": " << percent << "%" << std::flush;
+  }
+  void Done() {
+    if (shown_) err_ << "\r\033[K" << std::flush;
+  }
+
+ private:
+  std::ostream& err_;
+  bool enabled_;
+  std::string name_;
+  std::chrono::steady_clock::time_point start_;
+  int last_percent_ = -1;
+  bool shown_ = false;
+};
+
+}  // namespace
+
+int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err,
+              bool err_is_terminal) {
+  namespace fs = std::filesystem;
+  std::string input = options.input;
+  if (input.empty()) {
+    input = FindNewestDepsJson("outputs");
+    if (input.empty()) {
+      err << "No deps.json given and no candidate found under ./outputs/.\n";
+      return 1;
+    }
+  }
+  const std::string source = NormalizePath(input);
+  std::error_code ec;
+  if (!fs::exists(input, ec)) {
+    err << source << " not found.\n";
+    return 1;
+  }
+
+  DepGraph graph;
+  std::string error;
+  LoadProgress progress(err, err_is_terminal, source);
+  bool loaded = LoadDepsJson(input, &graph, &error, [&](double f) { progress(f); });
+  progress.Done();
+  if (!loaded) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+
+  NameMap names;
+  std::string names_path =
+      options.func_names.empty() ? DiscoverNameMap(ParentPath(source)) : options.func_names;
+  if (!names_path.empty()) {
+    switch (LoadNameMap(names_path, &names, &error)) {
+      case NameMapStatus::kOk:
+        break;
+      case NameMapStatus::kUnreadable:
+        err << "Warning: couldn't read " << names_path << ": " << error << "\n";
+        break;
+      case NameMapStatus::kInvalid:
+        err << "error: " << error << "\n";
+        return 1;
+    }
+  }
+  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
+
+  const bool reducing = IsReductionMode(options.edge_mode);
+  StructuralReduction reduction;
+  if (reducing || options.stats) reduction = ReduceStructurally(graph);
+  const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode);
+  const bool rings = graph.UsesRings();
+
+  std::string stem = "deps_viewer";
+  if (reducing && !selection.cycle_fallback) {
+    stem += std::string("_") + EdgeModeName(options.edge_mode);
+  }
+  const std::string output = options.output.empty()
+                                 ? JoinPath(ParentPath(source), stem + Extension(options.format))
+                                 : NormalizePath(options.output);
+
+  RenderRequest request{graph, labels, selection, source, options};
+  std::string summary;
+  AtomicFile file;
+  if (!file.Open(output, &error) || !RenderOutput(request, file.stream(), &summary, &error) ||
+      !file.Commit(&error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+
+  if (selection.cycle_fallback) {
+    err << "warning: dependency graph has a cycle; transitive reduction skipped, emitting full "
+           "graph (--edge-mode "
+        << EdgeModeName(options.edge_mode) << " ignored)\n";
+    err << "cycle:";
+    for (size_t i = 0; i < reduction.cycle.size(); ++i) {
+      err << (i ? " -> " : " ") << FormatTaskId(graph.nodes[reduction.cycle[i]], rings);
+    }
+    err << "\n";
+  } else if (reducing) {
+    out << Headline(options.edge_mode, selection.listed.size(), graph.pairs.size()) << "\n";
+    if (options.explain && options.edge_mode == EdgeMode::kReduced &&
+        selection.retained_count > 0) {
+      out << "(" << selection.retained_count
+          << " further redundant edge(s) retained for creator tensor lifetime)\n";
+    }
+    for (uint32_t p : selection.listed) {
+      out << "  - " << FormatTaskId(graph.nodes[graph.pairs[p].pred], rings) << " -> "
+          << FormatTaskId(graph.nodes[graph.pairs[p].succ], rings) << "\n";
+    }
+    if (options.format == "html") {
+      out << "HTML layout preserves all " << graph.pairs.size() << " edge(s); "
+          << graph.pairs.size() - selection.shown_count
+          << " unselected edge(s) are colored as background\n";
+    }
+  }
+  out << "Wrote " << output << " (" << summary << ")\n";
+
+  if (options.stats) {
+    out << "Stats: tasks=" << graph.nodes.size() << " edges=" << graph.pairs.size()
+        << " rows=" << graph.rows.size();
+    if (!reduction.is_dag) {
+      out << " cycle=yes\n";
+    } else {
+      GraphMetrics metrics = ComputeGraphMetrics(graph);
+      size_t retained = 0;
+      if (options.edge_mode != EdgeMode::kReduced && options.edge_mode != EdgeMode::kRetained) {
+        retained = SelectEdges(graph, reduction, EdgeMode::kReduced).retained_count;
+      } else {
+        retained = selection.retained_count;
+      }
+      out << " depth=" << metrics.depth << " width=" << metrics.width
+          << " redundant=" << reduction.redundant_count << " retained=" << retained << "\n";
+    }
+  }
+  out.flush();
+  if (selection.cycle_fallback && options.strict) return 3;
+  return 0;
+}
+
+int ViewerMain(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  ViewerOptions options;
+  int code = ParseViewerOptions(args, &options, std::cout, std::cerr);
+  if (code >= 0) return code;
+  return RunViewer(options, std::cout, std::cerr, isatty(STDERR_FILENO));
+}
+
+}  // namespace depgraph

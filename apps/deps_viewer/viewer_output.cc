@@ -1,0 +1,92 @@
+#include "viewer_output.h"
+
+#include "depgraph/text_report.h"
+
+namespace depgraph {
+
+namespace {
+
+std::string CountsSummary(const TextReportCounts& counts, const char* format) {
+  return std::to_string(counts.tasks) + " tasks, " + std::to_string(counts.unique_edges) +
+         " unique edges, " + std::to_string(counts.annotated_edges) + " annotated edges, format=" +
+         format;
+}
+
+}  // namespace
+
+void WriteJsonExport(const RenderRequest& request, std::ostream& out) {
+  const DepGraph& graph = request.graph;
+  const EdgeSelection& selection = request.selection;
+  const TextReportCounts counts = CountTextReport(graph, selection);
+  std::string buf;
+  auto flush = [&]() {
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    buf.clear();
+  };
+  auto quote = [](const std::string& s) {
+    std::string q = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\') {
+        q += '\\';
+        q += c;
+      } else if (static_cast<unsigned char>(c) < 0x20) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\u%04x", c);
+        q += hex;
+      } else {
+        q += c;
+      }
+    }
+    return q + "\"";
+  };
+  buf += "{\n  \"source_deps_json\": " + quote(request.source) + ",\n";
+  buf += std::string("  \"edge_mode\": \"") + EdgeModeName(selection.mode) + "\",\n";
+  buf += std::string("  \"cycle_fallback\": ") + (selection.cycle_fallback ? "true" : "false") +
+         ",\n";
+  buf += "  \"tasks\": " + std::to_string(counts.tasks) + ",\n";
+  buf += "  \"total_edges\": " + std::to_string(graph.pairs.size()) + ",\n";
+  buf += "  \"unique_edges\": " + std::to_string(counts.unique_edges) + ",\n";
+  buf += "  \"annotated_edges\": " + std::to_string(counts.annotated_edges) + ",\n";
+  buf += "  \"tensors\": " + std::to_string(graph.tensors.size()) + ",\n";
+  buf += "  \"retained_for_creator_lifetime\": " + std::to_string(selection.retained_count) +
+         ",\n";
+  auto pair_list = [&](const char* key, auto&& include) {
+    buf += std::string("  \"") + key + "\": [";
+    bool first = true;
+    for (size_t p = 0; p < graph.pairs.size(); ++p) {
+      if (!include(p)) continue;
+      buf += first ? "\n    " : ",\n    ";
+      first = false;
+      buf += "{\"pred\": \"" + std::to_string(graph.nodes[graph.pairs[p].pred]) +
+             "\", \"succ\": \"" + std::to_string(graph.nodes[graph.pairs[p].succ]) + "\"}";
+      if (buf.size() > (1 << 20)) flush();
+    }
+    buf += first ? "]" : "\n  ]";
+  };
+  std::vector<uint8_t> listed(graph.pairs.size(), 0);
+  for (uint32_t p : selection.listed) listed[p] = 1;
+  pair_list("listed", [&](size_t p) { return listed[p] != 0; });
+  buf += ",\n";
+  pair_list("edges", [&](size_t p) { return selection.shown[p] != 0; });
+  buf += "\n}\n";
+  flush();
+}
+
+bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* summary,
+                  std::string* err) {
+  const std::string& format = request.options.format;
+  if (format == "text") {
+    WriteTextReport(request.graph, request.selection, request.labels, request.source, out);
+    *summary = CountsSummary(CountTextReport(request.graph, request.selection), "text");
+    return true;
+  }
+  if (format == "json") {
+    WriteJsonExport(request, out);
+    *summary = CountsSummary(CountTextReport(request.graph, request.selection), "json");
+    return true;
+  }
+  *err = "format " + format + " is not available";
+  return false;
+}
+
+}  // namespace depgraph

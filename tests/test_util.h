@@ -1,0 +1,42 @@
+// Shared helpers for the test suite: temporary directories, files, running the apps.
+#pragma once
+
+#include <string>
+
+namespace depgraph::testing {
+
+/// A fresh empty directory under the system temp dir, removed when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+  /// path()/name
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+/// Whole file content; "" if unreadable.
+std::string ReadFile(const std::string& path);
+/// Writes `content` to `path` (parents must exist).
+void WriteFile(const std::string& path, const std::string& content);
+/// Whether a file or directory exists.
+bool Exists(const std::string& path);
+
+/// Result of running a command.
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+/// Runs `command` through /bin/sh in directory `cwd`, capturing stdout and stderr.
+CommandResult RunCommand(const std::string& command, const std::string& cwd);
+
+/// Absolute path of the deps_viewer binary under test.
+std::string ViewerBinary();
+/// Absolute path of the repository's source directory.
+std::string SourceDir();
+
+}  // namespace depgraph::testing
