@@ -54,3 +54,36 @@ std::string ViewerBinary() { return DEPGRAPH_VIEWER_BIN; }
 std::string SourceDir() { return DEPGRAPH_SOURCE_DIR; }
 
 }  // namespace depgraph::testing
+
+#include <gtest/gtest.h>
+
+#include "depgraph/load_deps.h"
+
+namespace depgraph::testing {
+
+std::string EdgesJson(std::initializer_list<std::tuple<uint64_t, uint64_t, const char*>> edges) {
+  std::string out = "{\"edges\":[";
+  bool first = true;
+  for (const auto& [pred, succ, source] : edges) {
+    if (!first) out += ",";
+    first = false;
+    out += "{\"pred\":\"" + std::to_string(pred) + "\",\"succ\":\"" + std::to_string(succ) +
+           "\",\"arg\":-1,\"source\":\"" + source + "\"}";
+  }
+  return out + "]}";
+}
+
+DepGraph LoadText(const std::string& text) {
+  DepGraph graph;
+  std::string err;
+  EXPECT_TRUE(LoadDepsJsonText(text, "deps.json", &graph, &err)) << err;
+  return graph;
+}
+
+int64_t PairOf(const DepGraph& graph, uint64_t pred, uint64_t succ) {
+  int64_t p = graph.FindNode(pred), s = graph.FindNode(succ);
+  if (p < 0 || s < 0) return -1;
+  return graph.FindPair(static_cast<uint32_t>(p), static_cast<uint32_t>(s));
+}
+
+}  // namespace depgraph::testing

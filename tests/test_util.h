@@ -40,3 +40,19 @@ std::string ViewerBinary();
 std::string SourceDir();
 
 }  // namespace depgraph::testing
+
+#include <initializer_list>
+#include <tuple>
+
+#include "depgraph/graph.h"
+
+namespace depgraph::testing {
+
+/// A deps.json document with only edge rows (pred, succ, source).
+std::string EdgesJson(std::initializer_list<std::tuple<uint64_t, uint64_t, const char*>> edges);
+/// Loads a document that must be valid (fails the current test otherwise).
+DepGraph LoadText(const std::string& text);
+/// Pair index of (pred id, succ id), or -1.
+int64_t PairOf(const DepGraph& graph, uint64_t pred, uint64_t succ);
+
+}  // namespace depgraph::testing

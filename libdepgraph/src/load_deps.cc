@@ -43,7 +43,9 @@ class DepsLoader {
     return out;
   }
   bool SemanticError(const char* leaf, const std::string& message) {
-    if (error_.empty()) error_ = name_ + ": " + PathString(leaf) + ": " + message;
+    if (!error_.empty()) return false;
+    std::string where = PathString(leaf);
+    error_ = name_ + ": " + (where.empty() ? "" : where + ": ") + message;
     return false;
   }
   bool SyntaxError() {
@@ -575,7 +577,7 @@ bool DepsLoader::Load(std::string* err) {
   if (ok) ok = Finish();
   if (!ok) {
     *err = error_.empty() ? name_ + ": invalid input" : error_;
-    *(&graph_) = DepGraph();
+    graph_ = DepGraph();
     return false;
   }
   if (progress_) progress_(1.0);

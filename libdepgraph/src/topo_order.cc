@@ -48,6 +48,8 @@ bool TopologicalOrder(const DepGraph& graph, std::vector<uint32_t>* order,
     }
     cycle->assign(walk.begin() + seen_at[x], walk.end());
     std::reverse(cycle->begin(), cycle->end());
+    // Start at the smallest node so the report does not depend on where the walk began.
+    std::rotate(cycle->begin(), std::min_element(cycle->begin(), cycle->end()), cycle->end());
     cycle->push_back(cycle->front());
   }
   return false;

@@ -1,0 +1,196 @@
+#include "depgraph/load_deps.h"
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace depgraph {
+namespace {
+
+using testing::LoadText;
+
+std::string LoadError(const std::string& text) {
+  DepGraph graph;
+  std::string err;
+  EXPECT_FALSE(LoadDepsJsonText(text, "deps.json", &graph, &err));
+  EXPECT_TRUE(graph.nodes.empty());
+  return err;
+}
+
+TEST(LoadDeps, EmptyObjectIsAnEmptyGraph) {
+  DepGraph g = LoadText("{}");
+  EXPECT_TRUE(g.nodes.empty());
+  EXPECT_TRUE(g.pairs.empty());
+}
+
+TEST(LoadDeps, CollapsesRowsOntoSortedUniquePairs) {
+  DepGraph g = LoadText(R"({"edges":[
+    {"pred":"3","succ":"4","source":"tensormap","arg":0},
+    {"pred":"1","succ":"2","source":"creator","arg":0},
+    {"pred":"3","succ":"4","source":"creator","arg":1},
+    {"pred":"1","succ":"3","source":"explicit","arg":-1}]})");
+  ASSERT_EQ(g.nodes, (std::vector<TaskId>{1, 2, 3, 4}));
+  ASSERT_EQ(g.pairs.size(), 3u);
+  EXPECT_EQ(g.rows.size(), 4u);
+  EXPECT_EQ(g.rows[0].pair, g.rows[2].pair);
+  EXPECT_EQ(g.rows[0].source, EdgeSource::kTensormap);
+  EXPECT_EQ(g.rows[2].source, EdgeSource::kCreator);
+  // The Boost CSR keeps edge index == pair index.
+  for (size_t p = 0; p < g.pairs.size(); ++p) {
+    auto [it, end] = boost::out_edges(g.pairs[p].pred, g.graph);
+    bool found = false;
+    for (; it != end; ++it) {
+      if (boost::target(*it, g.graph) == g.pairs[p].succ) {
+        EXPECT_EQ(boost::get(boost::edge_index, g.graph, *it), p);
+        found = true;
+      }
+    }
+    EXPECT_TRUE(found);
+  }
+}
+
+TEST(LoadDeps, CoercesIdsLikePythonInt) {
+  // Spec §6.2 C, minus the rows the reference tool silently drops (we reject those).
+  DepGraph g = LoadText(R"({"edges":[
+    {"pred":" 12 ","succ":"1_000"},
+    {"pred":1.9,"succ":true},
+    {"pred":"-1","succ":"+5"},
+    {"pred":4294967296,"succ":4294967297}]})");
+  EXPECT_EQ(g.nodes, (std::vector<TaskId>{1, 5, 12, 1000, 4294967296ull, 4294967297ull,
+                                           UINT64_MAX}));
+  EXPECT_EQ(g.pairs.size(), 4u);
+  EXPECT_TRUE(g.FindPair(g.FindNode(1), g.FindNode(1)) >= 0);  // self loop kept
+  EXPECT_TRUE(g.UsesRings());
+  EXPECT_EQ(FormatTaskId(UINT64_MAX, true), "(255, 4294967295)");
+}
+
+TEST(LoadDeps, NodesAreEdgeEndpointsAndActiveTasks) {
+  DepGraph g = LoadText(R"({"tasks":[
+    {"task_id":"5","kernel_ids":[-1,-1,-1]},
+    {"task_id":"6","kernel_ids":[2,-1,-1]},
+    {"task_id":"7","kernel_ids":"bad","block_num":"x"},
+    {"task_id":"8","kernel_ids":[0],"block_num":4,"early_dispatch":"false"}],
+    "edges":[{"pred":"1","succ":"2"}]})");
+  EXPECT_EQ(g.nodes, (std::vector<TaskId>{1, 2, 6, 8}));
+  const Task* t8 = g.FindTask(8);
+  ASSERT_NE(t8, nullptr);
+  EXPECT_EQ(t8->kernel_ids[0], 0);
+  EXPECT_EQ(t8->kernel_ids[1], -1);
+  EXPECT_EQ(t8->block_num, 4);
+  EXPECT_TRUE(t8->early_dispatch);  // Python truthiness of the string "false"
+  EXPECT_EQ(g.FindTask(7)->block_num, 1);
+  EXPECT_NE(g.FindTask(5), nullptr);  // known task, just not rendered
+}
+
+TEST(LoadDeps, ReadsViewsTensorsAndDuplicatesLastWins) {
+  DepGraph g = LoadText(R"({"tasks":[
+    {"task_id":"2","kernel_ids":[1,-1,-1],"args":[{"idx":0,"type":"INOUT","tensor_id":"7",
+      "dtype":"float32","shape":[2,4],"start_offset":"3","strides":[4,1]},
+      {"idx":1,"type":"OUTPUT"},{"idx":2,"type":"UNKNOWN","tensor_id":null}]}],
+    "tensors":[{"tensor_id":"7","buffer_addr":"1","buffer_numel":"8","dtype":"INT8"},
+               {"tensor_id":"8"},
+               {"tensor_id":"7","buffer_addr":"4096","buffer_numel":"128","dtype":"FLOAT32"}],
+    "edges":[{"pred":"1","succ":"2","arg":0,"source":"creator","tensor_id":"7",
+      "consumer_shape":[0],"consumer_strides":null,"producer_start_offset":-1,
+      "overlap":"other"}]})");
+  ASSERT_EQ(g.tensors.size(), 2u);
+  EXPECT_EQ(g.FindTensor(7)->buffer_addr, 4096);
+  EXPECT_EQ(g.FindTensor(7)->index, 2u);
+  EXPECT_EQ(g.FindTensor(8)->addr_state, FieldState::kAbsent);
+  const Task* t = g.FindTask(2);
+  ASSERT_EQ(t->num_args, 3u);
+  const TaskArg* a0 = g.FindArg(*t, 0);
+  EXPECT_EQ(a0->type, ArgType::kInOut);
+  EXPECT_EQ(a0->view.dtype, DType::kFloat32);
+  EXPECT_EQ(a0->view.start_offset, 3);
+  ASSERT_EQ(a0->view.shape.state, FieldState::kValid);
+  EXPECT_EQ(g.DimData(a0->view.shape)[1], 4);
+  EXPECT_EQ(g.FindArg(*t, 1)->tensor_id_state, FieldState::kAbsent);
+  EXPECT_EQ(g.FindArg(*t, 2)->type, ArgType::kNoDep);
+  EXPECT_EQ(g.FindArg(*t, 2)->tensor_id_state, FieldState::kInvalid);
+  const EdgeRow& row = g.rows[0];
+  EXPECT_EQ(row.consumer.shape.state, FieldState::kInvalid);
+  EXPECT_EQ(row.consumer.strides.state, FieldState::kInvalid);
+  EXPECT_EQ(row.consumer.dtype_state, FieldState::kAbsent);
+  EXPECT_EQ(row.producer.start_offset_state, FieldState::kInvalid);
+  EXPECT_EQ(g.overlap_names[row.overlap], "other");
+}
+
+// One test per class of bad input: the message names the file and the place.
+TEST(LoadDepsErrors, InvalidJsonGivesLineAndColumn) {
+  EXPECT_EQ(LoadError("{\"edges\": [\n {\"pred\": 1,}]}"),
+            "deps.json: line 2:column 13: expected a string key");
+  EXPECT_EQ(LoadError(""), "deps.json: line 1:column 1: unexpected end of file, expected a value");
+  EXPECT_EQ(LoadError("{\"edges\":[{\"pred\":NaN}]}"),
+            "deps.json: line 1:column 19: invalid JSON value");
+  EXPECT_EQ(LoadError("{} x"), "deps.json: line 1:column 4: extra data after the JSON document");
+}
+
+TEST(LoadDepsErrors, TopLevelMustBeAnObject) {
+  EXPECT_EQ(LoadError("[]"), "deps.json: expected a JSON object at the top level, got array");
+}
+
+TEST(LoadDepsErrors, SectionsMustBeArrays) {
+  EXPECT_EQ(LoadError(R"({"edges":"abc"})"), "deps.json: edges: expected an array, got \"abc\"");
+  EXPECT_EQ(LoadError(R"({"edges":7})"), "deps.json: edges: expected an array, got 7");
+  EXPECT_EQ(LoadError(R"({"tasks":{}})"), "deps.json: tasks: expected an array, got an object");
+}
+
+TEST(LoadDepsErrors, RowsMustBeObjects) {
+  EXPECT_EQ(LoadError(R"({"edges":[{"pred":1,"succ":2},5]})"),
+            "deps.json: edges[1]: expected an object, got 5");
+}
+
+TEST(LoadDepsErrors, InvalidIdNamesTheField) {
+  std::string rows;
+  for (int i = 0; i < 17; ++i) rows += R"({"pred":"1","succ":"2"},)";
+  EXPECT_EQ(LoadError(R"({"edges":[)" + rows + R"({"pred":"0x10","succ":"2"}]})"),
+            "deps.json: edges[17].pred: expected an unsigned 64-bit id, got \"0x10\"");
+  EXPECT_EQ(LoadError(R"({"edges":[{"pred":"1","succ":null}]})"),
+            "deps.json: edges[0].succ: expected an unsigned 64-bit id, got null");
+}
+
+TEST(LoadDepsErrors, IdsOf2To64AndAboveAreRejected) {
+  EXPECT_EQ(LoadError(R"({"edges":[{"pred":"18446744073709551616","succ":"0"}]})"),
+            "deps.json: edges[0].pred: expected an unsigned 64-bit id, got "
+            "\"18446744073709551616\"");
+  EXPECT_EQ(LoadError(R"({"tensors":[{"tensor_id":1e30}]})"),
+            "deps.json: tensors[0].tensor_id: expected an unsigned 64-bit id, got 1e30");
+}
+
+TEST(LoadDepsErrors, MissingRequiredIds) {
+  EXPECT_EQ(LoadError(R"({"edges":[{"succ":"2"}]})"), "deps.json: edges[0].pred: missing");
+  EXPECT_EQ(LoadError(R"({"tasks":[{"kernel_ids":[]}]})"),
+            "deps.json: tasks[0].task_id: missing");
+}
+
+TEST(LoadDepsErrors, NullArgsIsAnErrorNotACrash) {
+  EXPECT_EQ(LoadError(R"({"tasks":[{"task_id":"1","args":null}]})"),
+            "deps.json: tasks[0].args: expected an array, got null");
+  EXPECT_EQ(LoadError(R"({"tasks":[{"task_id":"1","args":[{"idx":0,"tensor_id":"x"}]}]})"),
+            "deps.json: tasks[0].args[0].tensor_id: expected an unsigned 64-bit id, got \"x\"");
+}
+
+TEST(LoadDepsErrors, UnreadableFiles) {
+  DepGraph g;
+  std::string err;
+  EXPECT_FALSE(LoadDepsJson("/nonexistent/deps.json", &g, &err));
+  EXPECT_EQ(err, "/nonexistent/deps.json: No such file or directory");
+  testing::TempDir dir;
+  EXPECT_FALSE(LoadDepsJson(dir.path(), &g, &err));
+  EXPECT_EQ(err, dir.path() + ": is a directory");
+}
+
+TEST(LoadDeps, ReadsFromDiskWithProgress) {
+  testing::TempDir dir;
+  testing::WriteFile(dir.File("deps.json"), testing::EdgesJson({{1, 2, "explicit"}}));
+  DepGraph g;
+  std::string err;
+  double last = -1;
+  ASSERT_TRUE(LoadDepsJson(dir.File("deps.json"), &g, &err, [&](double f) { last = f; }));
+  EXPECT_EQ(g.pairs.size(), 1u);
+  EXPECT_EQ(last, 1.0);
+}
+
+}  // namespace
+}  // namespace depgraph

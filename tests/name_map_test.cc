@@ -1,0 +1,103 @@
+#include "depgraph/name_map.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "depgraph/task_label.h"
+#include "test_util.h"
+
+namespace depgraph {
+namespace {
+
+using testing::TempDir;
+using testing::WriteFile;
+
+NameMapStatus Load(const std::string& content, NameMap* map, std::string* err) {
+  TempDir dir;
+  WriteFile(dir.File("name_map.json"), content);
+  return LoadNameMap(dir.File("name_map.json"), map, err);
+}
+
+TEST(NameMap, AcceptsSceneTestAndFlatFormats) {
+  NameMap map;
+  std::string err;
+  ASSERT_EQ(Load(R"({"level":2,"orchestrator_name":"X","callable_id_to_name":{"0":"QK"}})", &map,
+                 &err),
+            NameMapStatus::kOk);
+  EXPECT_EQ(map.names.size(), 1u);
+  EXPECT_EQ(*map.Find(0), "QK");
+  ASSERT_EQ(Load(R"({"0":"QK","1":"SF"})", &map, &err), NameMapStatus::kOk);
+  EXPECT_EQ(*map.Find(1), "SF");
+  EXPECT_EQ(map.Find(2), nullptr);
+}
+
+TEST(NameMap, EmptyInnerMapFallsBackToOuterObject) {  // reference quirk 2
+  NameMap map;
+  std::string err;
+  ASSERT_EQ(Load(R"({"callable_id_to_name":{}})", &map, &err), NameMapStatus::kOk);
+  EXPECT_FALSE(map.empty());
+  ASSERT_EQ(Load(R"({"level":2,"orchestrator_name":"Orch"})", &map, &err), NameMapStatus::kOk);
+  EXPECT_FALSE(map.empty());
+  ASSERT_EQ(Load("{}", &map, &err), NameMapStatus::kOk);
+  EXPECT_TRUE(map.empty());
+}
+
+TEST(NameMap, WrongShapesAreErrorsNotCrashes) {
+  NameMap map;
+  std::string err;
+  EXPECT_EQ(Load("[1]", &map, &err), NameMapStatus::kInvalid);
+  EXPECT_NE(err.find("expected a JSON object at the top level, got array"), std::string::npos);
+  EXPECT_EQ(Load(R"({"callable_id_to_name":{"3":5}})", &map, &err), NameMapStatus::kInvalid);
+  EXPECT_NE(err.find("callable_id_to_name.3: expected a string name, got number"),
+            std::string::npos);
+  EXPECT_EQ(Load(R"({"3":5})", &map, &err), NameMapStatus::kInvalid);
+}
+
+TEST(NameMap, UnreadableIsAWarningCase) {
+  NameMap map;
+  std::string err;
+  EXPECT_EQ(LoadNameMap("/nonexistent/name_map.json", &map, &err), NameMapStatus::kUnreadable);
+  EXPECT_EQ(Load("{not json", &map, &err), NameMapStatus::kUnreadable);
+}
+
+TEST(NameMap, DiscoveryPicksNewestThenGreatestName) {  // reference test 1, spec §6.2 E
+  namespace fs = std::filesystem;
+  TempDir dir;
+  EXPECT_EQ(DiscoverNameMap(dir.path()), "");
+  WriteFile(dir.File("name_map_b.json"), "{}");
+  WriteFile(dir.File("name_map_case.json"), "{}");
+  WriteFile(dir.File("name_map_a.json"), "{}");
+  WriteFile(dir.File("other.json"), "{}");
+  auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(dir.File("name_map_b.json"), now - std::chrono::hours(2));
+  fs::last_write_time(dir.File("name_map_case.json"), now - std::chrono::hours(2));
+  fs::last_write_time(dir.File("name_map_a.json"), now - std::chrono::hours(1));
+  EXPECT_EQ(DiscoverNameMap(dir.path()), dir.File("name_map_a.json"));
+  fs::last_write_time(dir.File("name_map_a.json"), now - std::chrono::hours(2));
+  EXPECT_EQ(DiscoverNameMap(dir.path()), dir.File("name_map_case.json"));
+  WriteFile(dir.File("name_mapping.json"), "{}");
+  fs::last_write_time(dir.File("name_mapping.json"), now);
+  EXPECT_EQ(DiscoverNameMap(dir.path()), dir.File("name_mapping.json"));
+}
+
+TEST(TaskLabel, MergesKernelSlotsWithNames) {  // spec §2.3, §6.2 D, reference test 8
+  DepGraph g = testing::LoadText(R"({"tasks":[{"task_id":1,"kernel_ids":[3,-1,-1]},
+    {"task_id":2,"kernel_ids":[-1,4,4]},{"task_id":3,"kernel_ids":[3,4,4]},
+    {"task_id":4,"kernel_ids":[3,9,-1]}],"edges":[{"pred":5,"succ":1}]})");
+  NameMap names;
+  names.names = {{"3", "QK"}, {"4", "SF"}};
+  std::vector<TaskLabel> labels = ResolveTaskLabels(g, names);
+  EXPECT_EQ(labels[g.FindNode(1)].func_name, "QK");
+  EXPECT_EQ(labels[g.FindNode(1)].core, CoreType::kAic);
+  EXPECT_EQ(labels[g.FindNode(2)].func_name, "SF");
+  EXPECT_EQ(labels[g.FindNode(2)].core, CoreType::kAiv);
+  EXPECT_EQ(labels[g.FindNode(3)].func_name, "QK + SF");
+  EXPECT_EQ(labels[g.FindNode(3)].core, CoreType::kMix);
+  EXPECT_EQ(labels[g.FindNode(4)].func_name, "QK + f9");
+  EXPECT_EQ(labels[g.FindNode(5)].kind, TaskKind::kAlloc);
+  EXPECT_TRUE(ResolveTaskLabels(g, NameMap{})[g.FindNode(1)].func_name.empty());
+}
+
+}  // namespace
+}  // namespace depgraph
