@@ -383,7 +383,8 @@ bool DepsLoader::ReadArg(size_t i) {
     if (key == "idx") {
       FieldState state;
       ok = ReadSmallInt(&state, &arg.idx, false);
-      if (state != FieldState::kValid) arg.idx = -1;
+      // An unusable idx must never match a row's `arg`, not even -1.
+      if (state != FieldState::kValid) arg.idx = INT64_MIN;
     } else if (key == "type") {
       arg.type = ArgType::kOther;
       if (reader_.Peek() == JsonKind::kString) {

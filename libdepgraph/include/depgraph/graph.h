@@ -70,7 +70,7 @@ struct View {
 
 /// One entry of `tasks[].args`.
 struct TaskArg {
-  int64_t idx = -1;
+  int64_t idx = INT64_MIN;  ///< INT64_MIN when missing or not an integer
   ArgType type = ArgType::kMissing;
   FieldState tensor_id_state = FieldState::kAbsent;
   TaskId tensor_id = 0;
