@@ -234,6 +234,44 @@ TEST(Viewer, JsonExport) {
   EXPECT_NE(json.find("\"unique_edges\": 2"), std::string::npos);
 }
 
+TEST(Viewer, HtmlKeepsFullLayoutAndCountsVisibleEdges) {  // reference tests 34, §6.2 H
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), RingGraph());
+  const std::pair<const char*, int> modes[] = {
+      {"reduced", 2}, {"omitted", 1}, {"reduced_dataflow", 2}, {"omitted_dataflow", 1}};
+  for (const auto& [mode, visible] : modes) {
+    CommandResult r = Viewer(dir, std::string("deps.json --format html --edge-mode ") + mode);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("HTML layout preserves all 3 edge(s); " + std::to_string(3 - visible) +
+                         " unselected edge(s) are colored as background\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find(std::string("Wrote deps_viewer_") + mode + ".html (3 nodes, " +
+                         std::to_string(visible) +
+                         " visible edges, 3 layout edges, engine=dot, format=html)\n"),
+              std::string::npos)
+        << r.out;
+    std::string page = ReadFile(dir.File(std::string("deps_viewer_") + mode + ".html"));
+    EXPECT_NE(page.find("hidden-edge-layer"), std::string::npos);
+    EXPECT_NE(page.find("visible-edge-layer"), std::string::npos);
+  }
+  CommandResult full = Viewer(dir, "deps.json --format html --engine neato --direction TB");
+  EXPECT_EQ(full.out, "Wrote deps_viewer.html (3 nodes, 3 edges, engine=neato, format=html)\n");
+  EXPECT_EQ(ReadFile(dir.File("deps_viewer.html")).find("class=\"hidden-edge"), std::string::npos);
+}
+
+TEST(Viewer, ShowTensorInfoSwitchesToRichNodes) {  // reference tests 22, 23
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), WorkedExample());
+  ASSERT_EQ(Viewer(dir, "deps.json --format dot").exit_code, 0);
+  EXPECT_EQ(ReadFile(dir.File("deps_viewer.dot")).find("<TABLE"), std::string::npos);
+  ASSERT_EQ(Viewer(dir, "deps.json --format dot --show-tensor-info").exit_code, 0);
+  EXPECT_NE(ReadFile(dir.File("deps_viewer.dot")).find("<TABLE"), std::string::npos);
+  CommandResult r = Viewer(dir, "deps.json --format html --show-tensor-info");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(ReadFile(dir.File("deps_viewer.html")).find("arg0 INOUT"), std::string::npos);
+}
+
 TEST(Viewer, PathsAreNormalisedLikePathlib) {
   TempDir dir;
   std::filesystem::create_directories(dir.File("a/b"));

@@ -1,6 +1,8 @@
 #include "viewer_output.h"
 
+#include "depgraph/dot_writer.h"
 #include "depgraph/text_report.h"
+#include "html_page.h"
 
 namespace depgraph {
 
@@ -85,8 +87,34 @@ bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* 
     *summary = CountsSummary(CountTextReport(request.graph, request.selection), "json");
     return true;
   }
-  *err = "format " + format + " is not available";
-  return false;
+  if (format == "dot") {
+    DotOptions dot;
+    dot.rankdir = request.options.direction;
+    dot.rich = request.options.show_tensor_info;
+    out << WriteDot(request.graph, request.labels, request.selection.shown, dot);
+    *summary = CountsSummary(CountTextReport(request.graph, request.selection), "dot");
+    return true;
+  }
+  HtmlOptions html_options;
+  html_options.engine = request.options.engine;
+  html_options.rankdir = request.options.direction;
+  html_options.rich = request.options.show_tensor_info;
+  std::string html;
+  if (!RenderHtmlPage(request.graph, request.labels, request.selection.shown, html_options, &html,
+                      err)) {
+    return false;
+  }
+  out << html;
+  const size_t nodes = request.graph.nodes.size(), total = request.graph.pairs.size(),
+               visible = request.selection.shown_count;
+  const std::string engine = "engine=" + request.options.engine + ", format=html";
+  if (visible < total) {
+    *summary = std::to_string(nodes) + " nodes, " + std::to_string(visible) + " visible edges, " +
+               std::to_string(total) + " layout edges, " + engine;
+  } else {
+    *summary = std::to_string(nodes) + " nodes, " + std::to_string(total) + " edges, " + engine;
+  }
+  return true;
 }
 
 }  // namespace depgraph

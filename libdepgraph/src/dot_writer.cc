@@ -434,7 +434,11 @@ class DotWriter {
 }  // namespace
 
 std::string DotNodeId(TaskId id) {
-  return "T" + std::to_string(id >> 32) + "_" + std::to_string(LocalOf(id));
+  std::string out = "T";
+  out += std::to_string(id >> 32);
+  out += '_';
+  out += std::to_string(LocalOf(id));
+  return out;
 }
 
 std::vector<std::string> ComputeNodeMarkers(const DepGraph& graph,

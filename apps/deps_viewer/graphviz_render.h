@@ -1,0 +1,24 @@
+// In-process Graphviz layout: DOT text in, SVG text out, through the gvc/cgraph C library.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace depgraph {
+
+/// Whether `engine` is a layout engine deps_viewer offers: dot, neato, sfdp, fdp, circo or
+/// twopi. O(1).
+bool IsLayoutEngine(std::string_view engine);
+
+/// Lays out `dot` with `engine` and renders it as SVG into *svg, without any subprocess.
+///
+/// Graphviz diagnostics are captured instead of going to stderr: warnings (e.g. an unknown
+/// port) are appended to *warnings when it is non-null; on failure (unknown or unavailable
+/// engine, DOT syntax error, layout error) returns false with a one-line-per-message reason
+/// in *err. Not thread-safe: Graphviz keeps its error hook and some layout state in globals.
+/// Cost: that of the engine (dot is superlinear; sfdp scales to large graphs) plus
+/// O(|svg|) memory.
+bool RenderSvgWithGraphviz(const std::string& dot, const std::string& engine, std::string* svg,
+                           std::string* err, std::string* warnings = nullptr);
+
+}  // namespace depgraph

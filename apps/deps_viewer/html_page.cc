@@ -1,0 +1,267 @@
+#include "html_page.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "depgraph/dot_writer.h"
+#include "graphviz_render.h"
+#include "html_template.h"
+#include "svg_layers.h"
+
+namespace depgraph {
+
+namespace {
+
+void AppendUnicodeEscape(std::string* out, uint32_t unit) {
+  char buffer[8];
+  std::snprintf(buffer, sizeof buffer, "\\u%04x", unit);
+  *out += buffer;
+}
+
+// Decodes one UTF-8 sequence at text[*i]; malformed input yields U+FFFD and one byte.
+uint32_t NextCodePoint(std::string_view text, size_t* i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char lead = byte(*i);
+  int length = lead >= 0xF0 && lead < 0xF5 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
+  if (lead >= 0xF5) length = 0;
+  if (length == 0 || *i + length > text.size()) {
+    ++*i;
+    return 0xFFFD;
+  }
+  uint32_t cp = lead & (0x7F >> length);
+  for (int k = 1; k < length; ++k) {
+    unsigned char c = byte(*i + k);
+    if ((c & 0xC0) != 0x80) {
+      ++*i;
+      return 0xFFFD;
+    }
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  static constexpr uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMinimum[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++*i;
+    return 0xFFFD;
+  }
+  *i += length;
+  return cp;
+}
+
+// Appends a JSON string literal: ASCII only, like Python's json.dumps, plus < > & escaped.
+void AppendJsonString(std::string* out, std::string_view text) {
+  *out += '"';
+  size_t i = 0;
+  while (i < text.size()) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      switch (c) {
+        case '"': *out += "\\\""; break;
+        case '\\': *out += "\\\\"; break;
+        case '\n': *out += "\\n"; break;
+        case '\r': *out += "\\r"; break;
+        case '\t': *out += "\\t"; break;
+        case '\b': *out += "\\b"; break;
+        case '\f': *out += "\\f"; break;
+        case '<':
+        case '>':
+        case '&': AppendUnicodeEscape(out, c); break;
+        default:
+          if (c < 0x20) {
+            AppendUnicodeEscape(out, c);
+          } else {
+            *out += static_cast<char>(c);
+          }
+      }
+      continue;
+    }
+    uint32_t cp = NextCodePoint(text, &i);
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      AppendUnicodeEscape(out, 0xD800 + (cp >> 10));
+      AppendUnicodeEscape(out, 0xDC00 + (cp & 0x3FF));
+    } else {
+      AppendUnicodeEscape(out, cp);
+    }
+  }
+  *out += '"';
+}
+
+// The detail panel's bucket of a node.
+std::string NameHint(const DepGraph& graph, const TaskLabel& label, uint32_t node) {
+  if (label.kind == TaskKind::kAlloc) return "alloc";
+  if (label.kind == TaskKind::kDummy) return "dummy";
+  if (!label.func_name.empty()) return label.func_name;
+  if (const Task* task = graph.TaskOfNode(node)) {
+    for (int64_t id : task->kernel_ids) {
+      if (id < 0) continue;
+      std::string hint = "f";
+      hint += std::to_string(id);
+      return hint;
+    }
+  }
+  return "unknown";
+}
+
+// Node indices ordered by their DOT id as a string (the order of sort_keys=True).
+std::vector<std::pair<std::string, uint32_t>> NodesByDotId(const DepGraph& graph) {
+  std::vector<std::pair<std::string, uint32_t>> order;
+  order.reserve(graph.nodes.size());
+  for (uint32_t n = 0; n < graph.nodes.size(); ++n) order.emplace_back(DotNodeId(graph.nodes[n]), n);
+  std::sort(order.begin(), order.end());
+  return order;
+}
+
+// Appends [[hint, count], ...] for the peers, by count descending, then hint.
+void AppendHintCounts(std::string* out, const std::vector<std::string>& hints,
+                      const uint32_t* peers, size_t count) {
+  std::map<std::string_view, uint32_t> counts;
+  for (size_t i = 0; i < count; ++i) ++counts[hints[peers[i]]];
+  std::vector<std::pair<std::string_view, uint32_t>> sorted(counts.begin(), counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  *out += '[';
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    if (i) *out += ',';
+    *out += '[';
+    AppendJsonString(out, sorted[i].first);
+    *out += ',';
+    *out += std::to_string(sorted[i].second);
+    *out += ']';
+  }
+  *out += ']';
+}
+
+size_t ShownCount(const DepGraph& graph, const std::vector<uint8_t>& shown) {
+  if (shown.empty()) return graph.pairs.size();
+  return static_cast<size_t>(std::count_if(shown.begin(), shown.end(),
+                                           [](uint8_t s) { return s != 0; }));
+}
+
+}  // namespace
+
+std::string SpmdBlocksJson(const DepGraph& graph) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [id, node] : NodesByDotId(graph)) {
+    const Task* task = graph.TaskOfNode(node);
+    if (task == nullptr || task->block_num <= 1) continue;
+    if (!first) out += ',';
+    first = false;
+    AppendJsonString(&out, id);
+    out += ':';
+    out += std::to_string(task->block_num);
+  }
+  out += '}';
+  return out;
+}
+
+std::string DepStatsJson(const DepGraph& graph, const std::vector<TaskLabel>& labels) {
+  size_t n = graph.nodes.size();
+  bool rings = graph.UsesRings();
+  std::vector<std::string> hints(n);
+  for (uint32_t node = 0; node < n; ++node) hints[node] = NameHint(graph, labels[node], node);
+  // Predecessor lists as a CSR by successor; successors are pairs' contiguous runs.
+  std::vector<uint32_t> pred_offsets(n + 1, 0), preds(graph.pairs.size());
+  for (const Pair& pair : graph.pairs) ++pred_offsets[pair.succ + 1];
+  for (size_t i = 1; i <= n; ++i) pred_offsets[i] += pred_offsets[i - 1];
+  std::vector<uint32_t> cursor(pred_offsets.begin(), pred_offsets.end() - 1);
+  std::vector<uint32_t> succs(graph.pairs.size());
+  std::vector<uint32_t> succ_offsets(n + 1, 0);
+  for (uint32_t p = 0; p < graph.pairs.size(); ++p) {
+    const Pair& pair = graph.pairs[p];
+    preds[cursor[pair.succ]++] = pair.pred;
+    succs[p] = pair.succ;
+    ++succ_offsets[pair.pred + 1];
+  }
+  for (size_t i = 1; i <= n; ++i) succ_offsets[i] += succ_offsets[i - 1];
+
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [id, node] : NodesByDotId(graph)) {
+    if (!first) out += ',';
+    first = false;
+    uint32_t fanin = pred_offsets[node + 1] - pred_offsets[node];
+    uint32_t fanout = succ_offsets[node + 1] - succ_offsets[node];
+    AppendJsonString(&out, id);
+    out += ":{\"fanin\":" + std::to_string(fanin) + ",\"fanout\":" + std::to_string(fanout);
+    out += ",\"label\":";
+    AppendJsonString(&out, FormatTaskId(graph.nodes[node], rings));
+    out += ",\"name_hint\":";
+    AppendJsonString(&out, hints[node]);
+    out += ",\"pred_by_hint\":";
+    AppendHintCounts(&out, hints, preds.data() + pred_offsets[node], fanin);
+    out += ",\"succ_by_hint\":";
+    AppendHintCounts(&out, hints, succs.data() + succ_offsets[node], fanout);
+    out += '}';
+  }
+  out += '}';
+  return out;
+}
+
+std::string BuildHtmlPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                          const std::vector<uint8_t>& shown, std::string_view svg) {
+  size_t svg_start = svg.find("<svg");
+  if (svg_start != std::string_view::npos) svg = svg.substr(svg_start);
+  std::string nodes = std::to_string(graph.nodes.size());
+  std::string edges = std::to_string(ShownCount(graph, shown));
+  std::string spmd = SpmdBlocksJson(graph);
+  std::string stats = DepStatsJson(graph, labels);
+  std::string_view style = PageStyleSheet();
+  std::string_view chrome = PageLegendAndPanel();
+  std::string_view script = PageScript();
+
+  std::string page;
+  page.reserve(svg.size() + stats.size() + spmd.size() + style.size() + chrome.size() +
+               script.size() + 2048);
+  page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  page += "<title>deps.json \xE2\x80\x94 " + nodes + " nodes, " + edges + " edges</title>\n";
+  page += "<style>";
+  page += style;
+  page += "</style>\n</head>\n<body>\n<div id=\"stage\">\n";
+  page += svg;
+  page += "\n</div>\n<div id=\"hud\" class=\"panel\">\n";
+  page += "  <span class=\"count\">" + nodes + " nodes</span><span>\xC2\xB7</span>";
+  page += "<span class=\"count\">" + edges + " edges</span>\n";
+  page += "  <span class=\"keys\"><span><kbd>drag</kbd>pan</span><span><kbd>scroll</kbd>pan</span>"
+          "<span><kbd>ctrl+scroll</kbd>zoom</span><span><kbd>click</kbd>task</span>"
+          "<span><kbd>f</kbd>fit</span><span><kbd>r</kbd>reset</span>"
+          "<span><kbd>esc</kbd>close</span></span>\n</div>";
+  page += chrome;
+  page += "<script>\nconst spmdBlocks = ";
+  page += spmd;
+  page += ";\nconst depStats = ";
+  page += stats;
+  page += ";\n";
+  page += script;
+  page += "</script>\n</body>\n</html>\n";
+  return page;
+}
+
+bool RenderHtmlPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                    const std::vector<uint8_t>& shown, const HtmlOptions& options,
+                    std::string* html, std::string* err, std::string* warnings) {
+  html->clear();
+  if (!IsLayoutEngine(options.engine)) {
+    *err = "unknown Graphviz layout engine '" + options.engine +
+           "' (expected dot, neato, sfdp, fdp, circo or twopi)";
+    return false;
+  }
+  DotOptions dot_options;
+  dot_options.rankdir = options.rankdir;
+  dot_options.rich = options.rich;
+  std::string dot = WriteDot(graph, labels, shown, dot_options);
+  std::string svg;
+  if (!RenderSvgWithGraphviz(dot, options.engine, &svg, err, warnings)) return false;
+  dot.clear();
+  dot.shrink_to_fit();
+  size_t svg_start = svg.find("<svg");
+  if (svg_start != std::string::npos && svg_start > 0) svg.erase(0, svg_start);
+  if (ShownCount(graph, shown) != graph.pairs.size()) svg = LayerSvgEdges(svg);
+  *html = BuildHtmlPage(graph, labels, shown, svg);
+  return true;
+}
+
+}  // namespace depgraph

@@ -1,0 +1,48 @@
+// The self-contained pan/zoom HTML page of deps_viewer: DOT, in-process Graphviz layout,
+// edge layering and the page around the SVG.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "depgraph/graph.h"
+#include "depgraph/task_label.h"
+
+namespace depgraph {
+
+/// How RenderHtmlPage lays out and draws the graph.
+struct HtmlOptions {
+  std::string engine = "dot";   ///< dot, neato, sfdp, fdp, circo or twopi
+  std::string rankdir = "LR";   ///< TB, LR, BT or RL
+  bool rich = false;            ///< --show-tensor-info: argument tables and per-row edges
+};
+
+/// The `spmdBlocks` object of the page: `{"T0_2":8}` for every node whose task has
+/// block_num > 1, keys sorted as strings, compact JSON. O(V log V).
+std::string SpmdBlocksJson(const DepGraph& graph);
+
+/// The `depStats` object of the page: per DOT node id (sorted as strings) `fanin`, `fanout`,
+/// `label` (display id), `name_hint` (alloc, dummy, the kernel names, f{first kernel id} or
+/// unknown) and `pred_by_hint` / `succ_by_hint` as [[hint, count], ...] sorted by count
+/// descending then hint. Counts use every pair. Compact JSON, non-ASCII escaped as \uXXXX
+/// (and < > & too, so the text is safe inside <script>). O(V log V + E log E).
+std::string DepStatsJson(const DepGraph& graph, const std::vector<TaskLabel>& labels);
+
+/// The page around an already laid-out `svg` (taken from its first `<svg`; edge layering
+/// is the caller's business). The title reads `deps.json — {nodes} nodes, {shown} edges`.
+/// `shown` is per pair as in WriteDot (empty = all shown). O(|svg| + V log V + E log E).
+std::string BuildHtmlPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                          const std::vector<uint8_t>& shown, std::string_view svg);
+
+/// The whole pipeline: WriteDot, Graphviz layout in process, SVG edge layering when some
+/// pair is hidden, BuildHtmlPage. On failure (unknown engine, Graphviz error) returns false
+/// with the reason in *err and leaves *html empty; Graphviz warnings (such as an unknown
+/// port) go to *warnings when given. Nothing is printed. Not thread-safe (Graphviz state).
+/// Cost: dominated by the layout engine.
+bool RenderHtmlPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                    const std::vector<uint8_t>& shown, const HtmlOptions& options,
+                    std::string* html, std::string* err, std::string* warnings = nullptr);
+
+}  // namespace depgraph
