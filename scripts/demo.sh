@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Set-up (scripts/setup.sh), then deps_viewer on a bundled real capture in every edge mode.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+sample=data/real/paged_attention/CaseSmall1
+out=out/demo
+rm -rf "$out" && mkdir -p "$out"
+cp "$sample"/deps.json "$sample"/name_map*.json "$out"/
+for mode in full reduced omitted reduced_dataflow omitted_dataflow; do
+  echo "== --edge-mode $mode"
+  build/apps/deps_viewer "$out/deps.json" --edge-mode "$mode"
+done
+echo "== --format html --edge-mode reduced_dataflow (Graphviz layout in process)"
+build/apps/deps_viewer "$out/deps.json" --format html --edge-mode reduced_dataflow
+echo "== --stats --explain --edge-mode reduced"
+build/apps/deps_viewer "$out/deps.json" --edge-mode reduced --explain --stats -o "$out/reduced_explained.txt"
+echo
+echo "Outputs are in $out/:"
+ls -1 "$out"
