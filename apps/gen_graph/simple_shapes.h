@@ -1,0 +1,31 @@
+// Synthetic stress shapes: a long chain, a few very wide levels, a random layered DAG.
+#pragma once
+
+#include <cstdint>
+
+#include "graph_builder.h"
+
+namespace gen_graph {
+
+/// `chain`: every task reads the previous task's output (creator row); half the tasks add
+/// an explicit skip row and a quarter a creator skip row from 2..16 tasks back, so the
+/// reductions have shortcuts to drop (explicit) and to retain (creator).
+/// About 1.75 rows per task. Cost: O(tasks) time, O(1) memory.
+void GenerateChain(uint64_t seed, GraphBuilder* builder);
+
+/// `wide`: a handful of levels (4..8). Each level starts with a hub task that waits on every
+/// task of the previous level (explicit fan-in) and whose output every task of its level
+/// reads (creator fan-out); level tasks also read two random outputs of the previous level
+/// and one in eight waits on the previous level's hub (an explicit shortcut). About 3.7 rows
+/// per task. Reduction cost grows as tasks * width here (the worst case of the windowed DFS).
+/// Cost: O(tasks) time, O(tasks / levels) memory.
+void GenerateWide(uint64_t seed, uint64_t tasks, GraphBuilder* builder);
+
+/// `random`: a layered random DAG. Layers of 16..64 tasks; each task takes 1..3
+/// predecessors from the 256 tasks before its layer (the locality window), through a
+/// tensormap read of the predecessor's output (75%) or an explicit row (25%). Outputs live
+/// in buffers owned by an allocation node per 4,096 tasks (creator rows).
+/// About 4.5 rows per task. Cost: O(tasks) time, O(window) memory.
+void GenerateRandom(uint64_t seed, GraphBuilder* builder);
+
+}  // namespace gen_graph
