@@ -61,3 +61,31 @@ TEST(JsonReader, DeepNestingIsAnErrorNotACrash) {
 
 }  // namespace
 }  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+TEST(JsonReader, LongStringsAcrossWordBoundaries) {
+  // Quotes, escapes and control characters at every offset of the 8-byte fast path.
+  for (size_t pad = 0; pad < 20; ++pad) {
+    std::string body(pad, 'x');
+    std::string_view s;
+    JsonReader plain;
+    std::string doc = "\"" + body + "\xc3\xa9\"";
+    plain.OpenBuffer(doc);
+    ASSERT_TRUE(plain.ReadString(&s)) << pad;
+    EXPECT_EQ(s, body + "\xc3\xa9");
+    JsonReader escaped;
+    std::string doc2 = "\"" + body + "\\n" + body + "\"";
+    escaped.OpenBuffer(doc2);
+    ASSERT_TRUE(escaped.ReadString(&s)) << pad;
+    EXPECT_EQ(s, body + "\n" + body);
+    JsonReader control;
+    std::string doc3 = "\"" + body + "\x01" + "\"";
+    control.OpenBuffer(doc3);
+    EXPECT_FALSE(control.ReadString(&s)) << pad;
+  }
+}
+
+}  // namespace
+}  // namespace depgraph

@@ -37,6 +37,10 @@ constexpr DTypeInfo kDTypes[] = {
 }  // namespace
 
 DType ParseDType(std::string_view name) {
+  // Runtimes write the exact upper-case names; try those before case-folding.
+  for (const DTypeInfo& info : kDTypes) {
+    if (name == info.name) return info.dtype;
+  }
   for (const DTypeInfo& info : kDTypes) {
     std::string_view candidate(info.name);
     if (candidate.size() != name.size()) continue;

@@ -24,6 +24,17 @@ bool IsSpace(char c) {
 }  // namespace
 
 PyInt PyIntFromNumber(std::string_view token) {
+  // Fast path: a non-negative integer of up to 18 digits (no fraction, no exponent).
+  if (!token.empty() && token.size() <= 18) {
+    uint64_t value = 0;
+    size_t i = 0;
+    for (; i < token.size(); ++i) {
+      unsigned digit = static_cast<unsigned char>(token[i]) - '0';
+      if (digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (i == token.size()) return PyInt{PyInt::kOk, static_cast<__int128>(value)};
+  }
   bool integer = token.find_first_of(".eE") == std::string_view::npos;
   PyInt result;
   if (integer) {
@@ -61,6 +72,21 @@ PyInt PyIntFromNumber(std::string_view token) {
 
 PyInt PyIntFromString(std::string_view text) {
   PyInt result;
+  // Fast path for what runtimes write: up to 19 plain digits.
+  if (!text.empty() && text.size() <= 19) {
+    uint64_t value = 0;
+    size_t i = 0;
+    for (; i < text.size(); ++i) {
+      unsigned digit = static_cast<unsigned char>(text[i]) - '0';
+      if (digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (i == text.size()) {
+      result.status = PyInt::kOk;
+      result.value = value;
+      return result;
+    }
+  }
   size_t begin = 0, end = text.size();
   while (begin < end && IsSpace(text[begin])) ++begin;
   while (end > begin && IsSpace(text[end - 1])) --end;

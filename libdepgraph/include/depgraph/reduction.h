@@ -19,13 +19,15 @@ struct StructuralReduction {
 
 /// Marks every structurally redundant pair. The set is unique for a DAG.
 ///
-/// Method: nodes get topological positions; for each node u, its successors are visited in
-/// increasing position and a depth-first search from each not-yet-reached successor marks what
-/// it reaches, pruned at the largest position among u's successors (nothing beyond can be a
-/// successor of u). A successor already marked when its turn comes is redundant.
+/// Method: nodes get topological positions. For each node u, a successor w is first checked
+/// for a two-hop path (one of w's predecessors is another successor of u; budgeted to
+/// O(out-degree) in-edge reads per node). The remaining successors are visited in increasing
+/// position and a depth-first search from each not-yet-reached one marks what it reaches,
+/// pruned at the largest position of a successor still unresolved (nothing beyond can
+/// matter). A successor already marked when its turn comes is redundant.
 /// Cost: O(sum over u of the edges inside u's topological window) time -- O(V + E) on graphs
-/// whose edges are local in submit order, O(V * E) worst case -- and O(V + E) memory (an
-/// epoch-stamped visited array; no transitive closure is built).
+/// whose edges are local in submit order, O(V * E) worst case -- and O(V + E) memory
+/// (epoch-stamped marks; no transitive closure is built).
 StructuralReduction ReduceStructurally(const DepGraph& graph);
 
 }  // namespace depgraph
