@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_util.h"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,22 +49,8 @@ TaskPairs ProveRemovable(const std::string& json, const TaskPairs& candidates) {
   return out;
 }
 
-// The worked example of spec §4.1, verbatim.
-const char kWorkedExample[] = R"({"tasks":[
- {"task_id":"1","scope":"auto","early_dispatch":false,"kernel_ids":[-1,5,-1],"block_num":1,"args":[{"idx":0,"type":"OUTPUT_EXISTING","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
- {"task_id":"2","scope":"auto","early_dispatch":false,"kernel_ids":[3,-1,-1],"block_num":4,"args":[{"idx":0,"type":"INOUT","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
- {"task_id":"3","scope":"auto","early_dispatch":false,"kernel_ids":[3,5,5],"block_num":1,"args":[{"idx":0,"type":"INOUT","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
- {"task_id":"4","scope":"auto","early_dispatch":false,"kernel_ids":[-1,-1,-1],"block_num":1,"args":[]}],
- "tensors":[{"tensor_id":"7","buffer_addr":"4096","version":0,"dtype":"FLOAT32","buffer_numel":"8"}],
- "edges":[
- {"pred":"0","succ":"1","arg":0,"source":"creator","flags":["wait","retain"],"tensor_id":"7","consumer_dtype":"FLOAT32","consumer_shape":[8],"consumer_start_offset":"0","consumer_strides":[1]},
- {"pred":"0","succ":"2","arg":0,"source":"creator","flags":["wait","retain"],"tensor_id":"7","consumer_dtype":"FLOAT32","consumer_shape":[8],"consumer_start_offset":"0","consumer_strides":[1]},
- {"pred":"1","succ":"2","arg":0,"source":"tensormap","flags":["wait"],"overlap":"covered","tensor_id":"7","consumer_dtype":"FLOAT32","consumer_shape":[8],"consumer_start_offset":"0","consumer_strides":[1],"producer_shape":[8],"producer_start_offset":"0","producer_strides":[1]},
- {"pred":"0","succ":"3","arg":0,"source":"creator","flags":["wait","retain"],"tensor_id":"7","consumer_dtype":"FLOAT32","consumer_shape":[8],"consumer_start_offset":"0","consumer_strides":[1]},
- {"pred":"2","succ":"3","arg":0,"source":"tensormap","flags":["wait"],"overlap":"covered","tensor_id":"7","consumer_dtype":"FLOAT32","consumer_shape":[8],"consumer_start_offset":"0","consumer_strides":[1],"producer_shape":[8],"producer_start_offset":"0","producer_strides":[1]},
- {"pred":"1","succ":"3","arg":-1,"source":"explicit","flags":["wait","retain"]},
- {"pred":"1","succ":"4","arg":-1,"source":"explicit","flags":["wait","retain"]},
- {"pred":"3","succ":"4","arg":-1,"source":"explicit","flags":["wait","retain"]}]})";
+// The worked example of spec §4.1 (data/samples/worked_example).
+const std::string kWorkedExample = testing::WorkedExampleJson();
 
 TEST(DataflowProofTest, WorkedExampleRemovesOnlyTheMiddleCreatorEdge) {
   // Structurally redundant: 0->2, 0->3, 1->3, 1->4; only the first two carry creator rows.

@@ -17,23 +17,8 @@ namespace {
 using testing::LoadText;
 using testing::PairOf;
 
-// The spec's worked example (§4.1): alloc 0 owns tensor 7; 1 OUTPUT_EXISTING, 2 INOUT
-// (SPMD x4, aic), 3 INOUT (mix), 4 dummy.
-constexpr const char* kWorkedExample = R"({"tasks":[
- {"task_id":"1","early_dispatch":false,"kernel_ids":[-1,5,-1],"block_num":1,"args":[{"idx":0,"type":"OUTPUT_EXISTING","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
- {"task_id":"2","early_dispatch":false,"kernel_ids":[3,-1,-1],"block_num":4,"args":[{"idx":0,"type":"INOUT","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
- {"task_id":"3","early_dispatch":false,"kernel_ids":[3,5,5],"block_num":1,"args":[{"idx":0,"type":"INOUT","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
- {"task_id":"4","early_dispatch":false,"kernel_ids":[-1,-1,-1],"block_num":1,"args":[]}],
- "tensors":[{"tensor_id":"7","buffer_addr":"4096","version":0,"dtype":"FLOAT32","buffer_numel":"8"}],
- "edges":[
- {"pred":"0","succ":"1","arg":0,"source":"creator","tensor_id":"7"},
- {"pred":"0","succ":"2","arg":0,"source":"creator","tensor_id":"7"},
- {"pred":"1","succ":"2","arg":0,"source":"tensormap","overlap":"covered","tensor_id":"7"},
- {"pred":"0","succ":"3","arg":0,"source":"creator","tensor_id":"7"},
- {"pred":"2","succ":"3","arg":0,"source":"tensormap","overlap":"covered","tensor_id":"7"},
- {"pred":"1","succ":"3","arg":-1,"source":"explicit"},
- {"pred":"1","succ":"4","arg":-1,"source":"explicit"},
- {"pred":"3","succ":"4","arg":-1,"source":"explicit"}]})";
+// The viewer specification's worked example (data/samples/worked_example).
+const std::string kWorkedExample = testing::WorkedExampleJson();
 
 std::string Dot(const DepGraph& graph, bool rich = false, const NameMap& names = {},
                 const std::vector<uint8_t>& shown = {}) {

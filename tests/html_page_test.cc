@@ -19,22 +19,8 @@ namespace {
 using testing::LoadText;
 using testing::PairOf;
 
-// The spec's worked example (§4.1), trimmed to what rendering reads.
-constexpr const char* kWorkedExample = R"({"tasks":[
- {"task_id":"1","kernel_ids":[-1,5,-1],"args":[{"idx":0,"type":"OUTPUT_EXISTING","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
- {"task_id":"2","kernel_ids":[3,-1,-1],"block_num":4,"args":[{"idx":0,"type":"INOUT","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
- {"task_id":"3","kernel_ids":[3,5,5],"args":[{"idx":0,"type":"INOUT","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
- {"task_id":"4","kernel_ids":[-1,-1,-1],"args":[]}],
- "tensors":[{"tensor_id":"7","buffer_addr":"4096","dtype":"FLOAT32","buffer_numel":"8"}],
- "edges":[
- {"pred":"0","succ":"1","arg":0,"source":"creator","tensor_id":"7"},
- {"pred":"0","succ":"2","arg":0,"source":"creator","tensor_id":"7"},
- {"pred":"1","succ":"2","arg":0,"source":"tensormap","overlap":"covered","tensor_id":"7"},
- {"pred":"0","succ":"3","arg":0,"source":"creator","tensor_id":"7"},
- {"pred":"2","succ":"3","arg":0,"source":"tensormap","overlap":"covered","tensor_id":"7"},
- {"pred":"1","succ":"3","arg":-1,"source":"explicit"},
- {"pred":"1","succ":"4","arg":-1,"source":"explicit"},
- {"pred":"3","succ":"4","arg":-1,"source":"explicit"}]})";
+// The viewer specification's worked example (data/samples/worked_example).
+const std::string kWorkedExample = testing::WorkedExampleJson();
 
 std::vector<uint8_t> HideOnly(const DepGraph& graph,
                               std::initializer_list<std::pair<uint64_t, uint64_t>> hidden) {

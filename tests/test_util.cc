@@ -80,6 +80,10 @@ DepGraph LoadText(const std::string& text) {
   return graph;
 }
 
+std::string WorkedExampleJson() {
+  return ReadFile(SourceDir() + "/data/samples/worked_example/deps.json");
+}
+
 int64_t PairOf(const DepGraph& graph, uint64_t pred, uint64_t succ) {
   int64_t p = graph.FindNode(pred), s = graph.FindNode(succ);
   if (p < 0 || s < 0) return -1;

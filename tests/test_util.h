@@ -52,6 +52,8 @@ namespace depgraph::testing {
 std::string EdgesJson(std::initializer_list<std::tuple<uint64_t, uint64_t, const char*>> edges);
 /// Loads a document that must be valid (fails the current test otherwise).
 DepGraph LoadText(const std::string& text);
+/// The worked example of the viewer specification (data/samples/worked_example/deps.json).
+std::string WorkedExampleJson();
 /// Pair index of (pred id, succ id), or -1.
 int64_t PairOf(const DepGraph& graph, uint64_t pred, uint64_t succ);
 

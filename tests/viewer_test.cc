@@ -18,9 +18,7 @@ CommandResult Viewer(const TempDir& dir, const std::string& args) {
   return testing::RunCommand("'" + testing::ViewerBinary() + "' " + args, dir.path());
 }
 
-std::string WorkedExample() {
-  return ReadFile(testing::SourceDir() + "/data/samples/worked_example/deps.json");
-}
+std::string WorkedExample() { return testing::WorkedExampleJson(); }
 
 // Ring-1 chain a->b->c plus shortcut a->c (reference tests 31-36).
 std::string RingGraph() {
