@@ -17,6 +17,19 @@ bool PushDigit(__int128* value, int digit) {
   return true;
 }
 
+// Parses 1..19 decimal digits and nothing else (always fits in 64 bits).
+bool ParsePlainDigits(std::string_view text, uint64_t* value) {
+  if (text.empty() || text.size() > 19) return false;
+  uint64_t v = 0;
+  for (char c : text) {
+    unsigned digit = static_cast<unsigned char>(c) - '0';
+    if (digit > 9) return false;
+    v = v * 10 + digit;
+  }
+  *value = v;
+  return true;
+}
+
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
@@ -24,17 +37,9 @@ bool IsSpace(char c) {
 }  // namespace
 
 PyInt PyIntFromNumber(std::string_view token) {
-  // Fast path: a non-negative integer of up to 18 digits (no fraction, no exponent).
-  if (!token.empty() && token.size() <= 18) {
-    uint64_t value = 0;
-    size_t i = 0;
-    for (; i < token.size(); ++i) {
-      unsigned digit = static_cast<unsigned char>(token[i]) - '0';
-      if (digit > 9) break;
-      value = value * 10 + digit;
-    }
-    if (i == token.size()) return PyInt{PyInt::kOk, static_cast<__int128>(value)};
-  }
+  // Fast path: a non-negative integer (no fraction, no exponent).
+  uint64_t plain;
+  if (ParsePlainDigits(token, &plain)) return PyInt{PyInt::kOk, static_cast<__int128>(plain)};
   bool integer = token.find_first_of(".eE") == std::string_view::npos;
   PyInt result;
   if (integer) {
@@ -72,21 +77,9 @@ PyInt PyIntFromNumber(std::string_view token) {
 
 PyInt PyIntFromString(std::string_view text) {
   PyInt result;
-  // Fast path for what runtimes write: up to 19 plain digits.
-  if (!text.empty() && text.size() <= 19) {
-    uint64_t value = 0;
-    size_t i = 0;
-    for (; i < text.size(); ++i) {
-      unsigned digit = static_cast<unsigned char>(text[i]) - '0';
-      if (digit > 9) break;
-      value = value * 10 + digit;
-    }
-    if (i == text.size()) {
-      result.status = PyInt::kOk;
-      result.value = value;
-      return result;
-    }
-  }
+  // Fast path for what runtimes write: plain digits.
+  uint64_t plain;
+  if (ParsePlainDigits(text, &plain)) return PyInt{PyInt::kOk, static_cast<__int128>(plain)};
   size_t begin = 0, end = text.size();
   while (begin < end && IsSpace(text[begin])) ++begin;
   while (end > begin && IsSpace(text[end - 1])) --end;
