@@ -34,6 +34,9 @@ std::vector<GoldenCase> AllCases() {
   return cases;
 }
 
+// Names the case in test output instead of a byte dump.
+void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.dir << " --edge-mode " << c.mode; }
+
 class GoldenTest : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(GoldenTest, MatchesReferenceByteForByte) {
