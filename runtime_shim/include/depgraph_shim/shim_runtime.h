@@ -23,6 +23,13 @@ struct ShimConfig {
   /// Bytes per ring heap. Addresses are never reused: a ring that runs out of heap is a
   /// fatal error rather than a wrap-around (the logical graph must not depend on timing).
   uint64_t ring_heap_size = 256ull << 20;
+  /// First address AllocateEntryAddress hands out (entry tensors live in [entry_base,
+  /// heap_base)).
+  uint64_t entry_base = 1ull << 30;
+  /// What rt_available_cluster_count / rt_available_aiv_count return (full a2a3 chip by
+  /// default; a5: 36 / 72). Also the limit for require_sync_start.
+  int32_t available_clusters = 24;
+  int32_t available_aiv = 48;
 };
 
 class ShimState;  // private implementation (runtime_shim/src)
@@ -33,24 +40,35 @@ class ShimState;  // private implementation (runtime_shim/src)
 /// Costs: a submit is O(args x live TensorMap entries of the touched buffers).
 class ShimRuntime {
  public:
+  /// A fresh runtime (no scope open, nothing bound).
   explicit ShimRuntime(const ShimConfig& config);
+  /// Unbinds this runtime if it is the current one.
   ~ShimRuntime();
   ShimRuntime(const ShimRuntime&) = delete;
   ShimRuntime& operator=(const ShimRuntime&) = delete;
 
-  /// Makes this the runtime the orchestration API uses (nullptr unbinds).
+  /// Makes this the runtime the orchestration API uses (replacing any other).
   void Bind();
+  /// Unbinds the current runtime: API calls then do nothing and return defaults.
+  static void Unbind();
+  /// The bound runtime, or nullptr.
   static ShimRuntime* Current();
 
   /// Opens / closes a scope as the executor does around the entry (mode: 0 AUTO, 1 MANUAL).
+  /// Same rules as the API's scopes (AUTO inside MANUAL is fatal); no-ops after a fatal error.
   void BeginScope(int mode = 0);
+  /// Closes the innermost scope (its OUTPUT views become invalid).
   void EndScope();
 
   /// Makes `size` bytes at `data` the backing memory of device address `addr`, so that
-  /// get_tensor_data / set_tensor_data and data_as<T>() dereferences work for that input.
-  void RegisterHostBuffer(uint64_t addr, void* data, uint64_t size);
+  /// get_tensor_data / set_tensor_data and data_as<T>() dereferences work for that input
+  /// (and make_tensor_external of a pointer into `data` maps back to `addr`). The memory must
+  /// outlive the run. Returns false (and latches a fatal error) if the range is empty or
+  /// overlaps an earlier registration.
+  bool RegisterHostBuffer(uint64_t addr, void* data, uint64_t size);
   /// A fresh, non-overlapping address range of `size` bytes for an entry tensor (1 KiB
-  /// aligned, below the ring heaps).
+  /// aligned, from ShimConfig::entry_base, below the ring heaps). Size 0 gives address 0, as
+  /// the runtime stages empty tensors. Exhaustion latches a fatal error and returns 0.
   uint64_t AllocateEntryAddress(uint64_t size);
 
   /// True once the orchestration reported a fatal error (rt_report_fatal, invalid args, AUTO
@@ -59,13 +77,18 @@ class ShimRuntime {
   /// The first fatal error, one line ("AUTO scope opened inside a MANUAL scope at ...").
   const std::string& fatal_message() const;
 
-  /// Writes the captured graph as deps.json in the runtime's exact byte format.
-  /// Returns false if the stream fails. O(tasks + edges).
+  /// Writes the captured graph as deps.json in the runtime's exact byte format (flags on
+  /// edges for kTensormapRingbuffer only). Returns false if the stream fails.
+  /// O(tasks + edges).
   bool WriteDepsJson(std::ostream& out) const;
+  /// The error code of the first fatal error (PTO2_ERROR_*), 0 if none.
+  int32_t fatal_code() const;
 
-  /// Counters for reports: submitted tasks (tasks[] rows), alloc tasks, edge rows.
+  /// Submitted tasks (tasks[] rows: kernel and dummy tasks).
   uint64_t task_count() const;
+  /// alloc_tensors calls (ids consumed, not in tasks[]).
   uint64_t alloc_count() const;
+  /// edges[] rows.
   uint64_t edge_count() const;
 
   /// The implementation (used by the API layer in runtime_shim/src).

@@ -1,0 +1,30 @@
+#include "orchestration_library.h"
+
+#include <dlfcn.h>
+
+namespace depgraph::orch_runner {
+
+OrchestrationLibrary::~OrchestrationLibrary() {
+  if (handle_ != nullptr) dlclose(handle_);
+}
+
+bool OrchestrationLibrary::Open(const std::string& path, std::string* err) {
+  path_ = path;
+  const std::string to_open = path.find('/') == std::string::npos ? "./" + path : path;
+  dlerror();
+  handle_ = dlopen(to_open.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle_ == nullptr) {
+    const char* why = dlerror();
+    *err = path + ": cannot load orchestration: " + (why != nullptr ? why : "unknown error");
+    return false;
+  }
+  return true;
+}
+
+void* OrchestrationLibrary::Find(const std::string& name) const {
+  if (handle_ == nullptr) return nullptr;
+  dlerror();
+  return dlsym(handle_, name.c_str());
+}
+
+}  // namespace depgraph::orch_runner
