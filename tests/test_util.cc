@@ -51,6 +51,7 @@ CommandResult RunCommand(const std::string& command, const std::string& cwd) {
 }
 
 std::string ViewerBinary() { return DEPGRAPH_VIEWER_BIN; }
+std::string CliBinary() { return DEPGRAPH_CLI_BIN; }
 std::string SourceDir() { return DEPGRAPH_SOURCE_DIR; }
 
 }  // namespace depgraph::testing

@@ -36,6 +36,8 @@ CommandResult RunCommand(const std::string& command, const std::string& cwd);
 
 /// Absolute path of the deps_viewer binary under test.
 std::string ViewerBinary();
+/// Absolute path of the depgraph (audit/diff) binary under test.
+std::string CliBinary();
 /// Absolute path of the repository's source directory.
 std::string SourceDir();
 

@@ -95,17 +95,46 @@ bool ComputeRowRegion(const DepGraph& graph, const EdgeRow& row, const TaskArg* 
   const int size = ViewElementSize(view, *tensor);
   if (size == 0) return false;
 
-  const int64_t* shape = graph.DimData(view.shape);
-  const int64_t* strides = graph.DimData(view.strides);
-  const int ndim = view.shape.size;
-  for (int d = 0; d < ndim; ++d) {
-    if (shape[d] <= 0 || strides[d] <= 0) return false;
-  }
-
   const Wide addr = tensor->buffer_addr;
   const Wide numel = tensor->buffer_numel;
   // The buffer's last byte must be addressable as an int64; larger buffers are "unknown".
   if (addr + numel * size > kInt64Max) return false;
+
+  StridedView strided;
+  strided.base_addr = tensor->buffer_addr;
+  strided.elem_size = size;
+  strided.start_offset = view.start_offset;
+  strided.shape = graph.DimData(view.shape);
+  strided.strides = graph.DimData(view.strides);
+  strided.ndim = view.shape.size;
+  // Over the cap the reference tool calls the view "too complex": unknown, not bounded.
+  if (ExpandStridedView(strided, kMaxOuterIntervals, tensor->buffer_numel, &region->intervals) !=
+      ViewExpansion::kExact) {
+    region->intervals.clear();
+    return false;
+  }
+  region->buffer_addr = tensor->buffer_addr;
+  return true;
+}
+
+ViewExpansion ExpandStridedView(const StridedView& view, int64_t max_outer, int64_t limit_elems,
+                                std::vector<ByteInterval>* out) {
+  out->clear();
+  const int ndim = view.ndim;
+  if (ndim <= 0 || view.elem_size <= 0 || view.start_offset < 0 || view.base_addr < 0) {
+    return ViewExpansion::kInvalid;
+  }
+  const int64_t* shape = view.shape;
+  const int64_t* strides = view.strides;
+  for (int d = 0; d < ndim; ++d) {
+    if (shape[d] <= 0 || strides[d] <= 0) return ViewExpansion::kInvalid;
+  }
+  // Keeps every odometer offset below 2^63 * 2^24 * 64, far from 2^127.
+  constexpr int64_t kOuterLimit = int64_t{1} << 24;
+  max_outer = std::clamp<int64_t>(max_outer, 1, kOuterLimit);
+  const Wide limit = limit_elems < 0 ? Wide(-1) : Wide(limit_elems);
+  const Wide addr = view.base_addr;
+  const Wide size = view.elem_size;
 
   // Longest canonically contiguous suffix. `contig` only grows while it equals an int64
   // stride, so it stays below 2^126.
@@ -116,7 +145,7 @@ bool ComputeRowRegion(const DepGraph& graph, const EdgeRow& row, const TaskArg* 
     contig *= shape[d];
     suffix = d;
   }
-  if (contig > numel) return false;  // cannot fit in the buffer
+  if (limit >= 0 && contig > limit) return ViewExpansion::kInvalid;
 
   // Outer dims (before the suffix); the cumulative product is capped, so it never overflows.
   // Dims of extent 1 contribute nothing and are skipped by the odometer.
@@ -124,26 +153,43 @@ bool ComputeRowRegion(const DepGraph& graph, const EdgeRow& row, const TaskArg* 
   int64_t odo_shape[64];
   int64_t odo_stride[64];
   int odo_dims = 0;
+  bool bounded = false;
   for (int d = 0; d < suffix; ++d) {
     outer *= shape[d];
-    if (outer > kMaxOuterIntervals) return false;
-    if (shape[d] > 1) {  // at most log2(kMaxOuterIntervals) < 64 such dims
+    if (outer > max_outer) {
+      bounded = true;
+      break;
+    }
+    if (shape[d] > 1) {  // at most log2(kOuterLimit) < 64 such dims
       odo_shape[odo_dims] = shape[d];
       odo_stride[odo_dims] = strides[d];
       ++odo_dims;
     }
   }
 
-  std::vector<ByteInterval>& out = region->intervals;
-  out.reserve(static_cast<size_t>(outer));
+  if (bounded) {
+    // Extent in elements: 1 + sum((shape - 1) * stride); refuse sums past 2^100.
+    Wide extent = 1;
+    for (int d = 0; d < ndim; ++d) {
+      extent += static_cast<Wide>(shape[d] - 1) * strides[d];
+      if (extent > (Wide(1) << 100)) return ViewExpansion::kInvalid;
+    }
+    const Wide last = view.start_offset + extent;
+    if (limit >= 0 && last > limit) return ViewExpansion::kInvalid;
+    if (addr + last * size > kInt64Max) return ViewExpansion::kInvalid;
+    out->push_back({static_cast<int64_t>(addr + view.start_offset * size),
+                    static_cast<int64_t>(addr + last * size)});
+    return ViewExpansion::kBounded;
+  }
+
+  out->reserve(static_cast<size_t>(outer));
   int64_t index[64] = {};
-  Wide offset = view.start_offset;  // start + sum(index[d] * stride[d]); < 2^63 * 2^14 * 64
+  Wide offset = view.start_offset;  // start + sum(index[d] * stride[d])
   while (true) {
-    if (offset + contig > numel) return false;  // outside [addr, addr + numel * size)
-    ByteInterval piece;
-    piece.begin = static_cast<int64_t>(addr + offset * size);
-    piece.end = static_cast<int64_t>(addr + (offset + contig) * size);
-    out.push_back(piece);
+    if (limit >= 0 && offset + contig > limit) return ViewExpansion::kInvalid;
+    const Wide end = addr + (offset + contig) * size;
+    if (end > kInt64Max) return ViewExpansion::kInvalid;
+    out->push_back({static_cast<int64_t>(addr + offset * size), static_cast<int64_t>(end)});
     int d = odo_dims - 1;
     for (; d >= 0; --d) {
       if (++index[d] < odo_shape[d]) {
@@ -155,9 +201,24 @@ bool ComputeRowRegion(const DepGraph& graph, const EdgeRow& row, const TaskArg* 
     }
     if (d < 0) break;
   }
-  NormalizeIntervals(&out);
-  region->buffer_addr = tensor->buffer_addr;
-  return true;
+  NormalizeIntervals(out);
+  return ViewExpansion::kExact;
+}
+
+int64_t CountViewPieces(const StridedView& view, int64_t cap) {
+  Wide contig = 1;
+  int suffix = view.ndim;
+  for (int d = view.ndim - 1; d >= 0; --d) {
+    if (static_cast<Wide>(view.strides[d]) != contig) break;
+    contig *= view.shape[d];
+    suffix = d;
+  }
+  Wide outer = 1;
+  for (int d = 0; d < suffix; ++d) {
+    outer *= view.shape[d];
+    if (outer > cap) return cap + 1;
+  }
+  return static_cast<int64_t>(outer);
 }
 
 void NormalizeIntervals(std::vector<ByteInterval>* intervals) {
@@ -190,6 +251,26 @@ void AppendIntersection(std::span<const ByteInterval> a, std::span<const ByteInt
       ++j;
     }
   }
+}
+
+bool IntervalsIntersect(std::span<const ByteInterval> a, std::span<const ByteInterval> b) {
+  size_t i = 0;
+  size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::max(a[i].begin, b[j].begin) < std::min(a[i].end, b[j].end)) return true;
+    if (a[i].end < b[j].end) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return false;
+}
+
+int64_t IntervalBytes(std::span<const ByteInterval> intervals) {
+  int64_t total = 0;
+  for (const ByteInterval& piece : intervals) total += piece.end - piece.begin;
+  return total;
 }
 
 std::vector<ByteInterval> IntersectIntervals(const std::vector<ByteInterval>& a,

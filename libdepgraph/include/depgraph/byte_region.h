@@ -37,6 +37,40 @@ constexpr int64_t kMaxOuterIntervals = 10000;
 bool ComputeRowRegion(const DepGraph& graph, const EdgeRow& row, const TaskArg* arg,
                       ViewRole role, ByteRegion* region);
 
+/// A strided view in raw terms: elements `start_offset + sum(i_d * strides[d])` for
+/// 0 <= i_d < shape[d], each `elem_size` bytes, counted from `base_addr`.
+struct StridedView {
+  int64_t base_addr = 0;
+  int elem_size = 0;
+  int64_t start_offset = 0;
+  const int64_t* shape = nullptr;
+  const int64_t* strides = nullptr;
+  int ndim = 0;
+};
+
+/// Outcome of ExpandStridedView.
+enum class ViewExpansion {
+  kExact,    ///< *out holds exactly the bytes of the view
+  kBounded,  ///< more than `max_outer` pieces: *out holds the view's bounding byte range
+  kInvalid,  ///< no dims, a dim or stride <= 0, elem_size <= 0, an element at or past
+             ///< `limit_elems`, or a byte address past INT64_MAX
+};
+
+/// Expands a view into sorted, merged (overlapping and touching) byte intervals, replacing
+/// *out. The longest row-major contiguous suffix of dims forms one piece per index tuple of
+/// the dims before it; past `max_outer` such tuples the view's bounding range
+/// [base + start*size, base + (start + 1 + sum((shape-1)*stride))*size) is written instead.
+/// `limit_elems` >= 0 bounds the element offsets (ComputeRowRegion passes the buffer size);
+/// -1 means unbounded. Cost: O(pieces * log pieces) for pieces <= max_outer; O(ndim) when
+/// bounded.
+ViewExpansion ExpandStridedView(const StridedView& view, int64_t max_outer, int64_t limit_elems,
+                                std::vector<ByteInterval>* out);
+
+/// Number of contiguous pieces ExpandStridedView would produce for `view` (the product of
+/// the dims before its row-major contiguous suffix), or `cap + 1` when it exceeds `cap`.
+/// The view must be valid (dims and strides > 0). O(ndim).
+int64_t CountViewPieces(const StridedView& view, int64_t cap);
+
 /// Sorts `intervals` by begin, drops empty ones and merges overlapping and touching ones, in
 /// place. O(n log n).
 void NormalizeIntervals(std::vector<ByteInterval>* intervals);
@@ -45,6 +79,13 @@ void NormalizeIntervals(std::vector<ByteInterval>* intervals);
 /// O(|a| + |b|); allocates only when *out grows.
 void AppendIntersection(std::span<const ByteInterval> a, std::span<const ByteInterval> b,
                         std::vector<ByteInterval>* out);
+
+/// Whether two sorted, disjoint interval lists share a byte; stops at the first one.
+/// O(|a| + |b|).
+bool IntervalsIntersect(std::span<const ByteInterval> a, std::span<const ByteInterval> b);
+
+/// Total bytes of a disjoint interval list. O(n).
+int64_t IntervalBytes(std::span<const ByteInterval> intervals);
 
 /// Intersection of two interval lists. O(|a| + |b|).
 std::vector<ByteInterval> IntersectIntervals(const std::vector<ByteInterval>& a,

@@ -1,0 +1,190 @@
+#include "depgraph_cli.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "depgraph/atomic_file.h"
+#include "depgraph/audit.h"
+#include "depgraph/audit_report.h"
+#include "depgraph/diff_report.h"
+#include "depgraph/graph_diff.h"
+#include "depgraph/load_deps.h"
+#include "depgraph/name_map.h"
+#include "depgraph/task_label.h"
+
+namespace depgraph {
+
+namespace {
+
+struct AuditArgs {
+  std::string input;
+  std::string output;
+  std::string func_names;
+  bool json = false;
+};
+
+struct DiffArgs {
+  std::string a;
+  std::string b;
+  std::string output;
+  bool json = false;
+  bool closure = false;
+  bool by_order = false;
+};
+
+// Writes `render`'s output to stdout or, atomically, to `path`.
+template <typename Render>
+bool Emit(const std::string& path, std::ostream& out, std::ostream& err, Render&& render) {
+  if (path.empty()) {
+    render(out);
+    out.flush();
+    return true;
+  }
+  AtomicFile file;
+  std::string error;
+  if (!file.Open(path, &error)) {
+    err << "error: " << error << "\n";
+    return false;
+  }
+  render(file.stream());
+  if (!file.Commit(&error)) {
+    err << "error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+bool Load(const std::string& path, DepGraph* graph, std::ostream& err) {
+  std::string error;
+  if (!LoadDepsJson(path, graph, &error)) {
+    err << "error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err) {
+  DepGraph graph;
+  if (!Load(args.input, &graph, err)) return 1;
+  NameMap names;
+  std::string error;
+  const std::string dir = std::filesystem::path(args.input).parent_path().string();
+  const std::string names_path =
+      args.func_names.empty() ? DiscoverNameMap(dir.empty() ? "." : dir) : args.func_names;
+  if (!names_path.empty()) {
+    switch (LoadNameMap(names_path, &names, &error)) {
+      case NameMapStatus::kOk:
+        break;
+      case NameMapStatus::kUnreadable:
+        err << "warning: couldn't read " << names_path << ": " << error << "\n";
+        break;
+      case NameMapStatus::kInvalid:
+        err << "error: " << error << "\n";
+        return 1;
+    }
+  }
+  AuditResult result;
+  if (!RunAudit(graph, AuditOptions{}, &result, &error)) {
+    err << "error: " << args.input << ": " << error << "\n";
+    return 1;
+  }
+  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
+  const AuditReportInput input{graph, result, labels, args.input};
+  const bool ok = Emit(args.output, out, err, [&](std::ostream& stream) {
+    if (args.json) {
+      WriteAuditJson(input, stream);
+    } else {
+      WriteAuditText(input, stream);
+    }
+  });
+  if (!ok) return 1;
+  const int code = AuditExitCode(result);
+  if (!args.output.empty()) {
+    out << "Wrote " << args.output << " (" << result.races.total << " race(s), "
+        << result.serialization.findings.size() << " false serialization finding(s), exit "
+        << code << ")\n";
+  }
+  return code;
+}
+
+int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
+  DepGraph a, b;
+  if (!Load(args.a, &a, err) || !Load(args.b, &b, err)) return 1;
+  DiffOptions options;
+  options.by_order = args.by_order;
+  options.closure = args.closure;
+  GraphDiff diff;
+  std::string error;
+  if (!DiffGraphs(a, b, options, args.a, args.b, &diff, &error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+  if (diff.task_sets_differ) {
+    err << "warning: the task sets differ (" << diff.only_in_a.size() << " only in A, "
+        << diff.only_in_b.size() << " only in B)"
+        << (args.by_order ? "" : "; --by-order matches tasks by submit order") << "\n";
+  }
+  const DiffReportInput input{a, b, diff, options, args.a, args.b};
+  const bool ok = Emit(args.output, out, err, [&](std::ostream& stream) {
+    if (args.json) {
+      WriteDiffJson(input, stream);
+    } else {
+      WriteDiffText(input, stream);
+    }
+  });
+  if (!ok) return 1;
+  const int code = DiffExitCode(diff);
+  if (!args.output.empty()) {
+    out << "Wrote " << args.output << " (" << diff.orderings_lost.size()
+        << " ordering(s) lost, " << diff.orderings_added.size() << " added, exit " << code
+        << ")\n";
+  }
+  return code;
+}
+
+}  // namespace
+
+int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"Audit captured task dependency graphs (deps.json) and compare two of them.",
+               "depgraph"};
+  app.require_subcommand(1);
+  AuditArgs audit;
+  CLI::App* audit_cmd = app.add_subcommand(
+      "audit", "Races, false serialization, redundancy and a summary of one deps.json. "
+               "Exit 0: no race, 3: races found, 1: bad input.");
+  audit_cmd->add_option("deps_json", audit.input, "deps.json to audit")->required();
+  audit_cmd->add_flag("--json", audit.json, "write JSON (schema depgraph-audit/1)");
+  audit_cmd->add_option("--func-names", audit.func_names,
+                        "name_map*.json with kernel names (default: newest sibling "
+                        "name_map*.json)");
+  audit_cmd->add_option("-o,--output", audit.output, "write the report here (atomically)");
+
+  DiffArgs diff;
+  CLI::App* diff_cmd = app.add_subcommand(
+      "diff", "Edges and orderings of A that B loses or adds. Exit 0: none lost, 3: B loses "
+              "an ordering of A, 1: bad input.");
+  diff_cmd->add_option("a_json", diff.a, "reference graph A")->required();
+  diff_cmd->add_option("b_json", diff.b, "graph B")->required();
+  diff_cmd->add_flag("--closure", diff.closure,
+                     "also compare reachability (every ordered pair), not only edges");
+  diff_cmd->add_flag("--by-order", diff.by_order,
+                     "match tasks by submit order instead of by id");
+  diff_cmd->add_flag("--json", diff.json, "write JSON (schema depgraph-diff/1)");
+  diff_cmd->add_option("-o,--output", diff.output, "write the report here (atomically)");
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << "error: " << e.what() << "\nRun with --help for usage.\n";
+    return 2;
+  }
+  if (audit_cmd->parsed()) return RunAuditCommand(audit, out, err);
+  return RunDiffCommand(diff, out, err);
+}
+
+}  // namespace depgraph

@@ -1,0 +1,17 @@
+// The `depgraph` command: subcommands audit and diff.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace depgraph {
+
+/// Runs `depgraph` with argv-style arguments (without the program name), writing reports and
+/// messages to `out` (stdout) and `err` (stderr). Returns the exit code:
+/// audit: 0 no race, 3 races found, 1 bad input or unwritable output;
+/// diff: 0 no ordering lost, 3 B loses an ordering of A, 1 bad input;
+/// 2 usage error.
+int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace depgraph

@@ -1,0 +1,11 @@
+// depgraph: audits captured task dependency graphs and compares two of them.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "depgraph_cli.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return depgraph::DepgraphMain(args, std::cout, std::cerr);
+}

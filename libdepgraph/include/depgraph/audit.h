@@ -1,0 +1,38 @@
+// The whole audit of one graph: access model, summary, races and false serialization.
+#pragma once
+
+#include <string>
+
+#include "depgraph/access_model.h"
+#include "depgraph/audit_summary.h"
+#include "depgraph/false_serialization.h"
+#include "depgraph/graph.h"
+#include "depgraph/race_audit.h"
+#include "depgraph/reachability.h"
+
+namespace depgraph {
+
+/// Options of every audit stage.
+struct AuditOptions {
+  AccessModelOptions access;
+  RaceOptions races;
+  SerializationOptions serialization;
+};
+
+/// Everything `depgraph audit` reports.
+struct AuditResult {
+  AccessModel model;
+  AuditSummary summary;
+  RaceReport races;
+  SerializationReport serialization;
+  ReachabilityStats reach_stats;  ///< queries of the race sweep
+};
+
+/// Runs every stage on a loaded graph. Returns false on a cyclic graph with a message naming
+/// one cycle (`dependency graph has a cycle: 3 -> 7 -> 3`); the audit needs a DAG.
+/// Cost: the sum of the stages' costs (see access_model.h, reachability.h, race_audit.h,
+/// false_serialization.h, audit_summary.h); on runtime graphs near-linear in the input.
+bool RunAudit(const DepGraph& graph, const AuditOptions& options, AuditResult* result,
+              std::string* err);
+
+}  // namespace depgraph
