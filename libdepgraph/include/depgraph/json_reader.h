@@ -81,6 +81,7 @@ class JsonReader {
   size_t pos_ = 0;
   bool mapped_ = false;
   size_t released_ = 0;
+  size_t populated_ = 0;  // prefix of the mapping already mapped in ahead of the parser
   // Per nesting level: true once the first member/element has been read.
   std::string first_seen_;
   std::string unescaped_;
