@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -177,6 +178,11 @@ int Main(int argc, char** argv) {
   if (RunOrchestration(library, desc, settings, &runtime, &err) != RunStatus::kOk) {
     return Fail(err, 1);
   }
+
+  // The output directory is created on demand (a run directory such as out/case/).
+  std::error_code mkdir_error;
+  const std::filesystem::path output_dir = std::filesystem::path(opt.output).parent_path();
+  if (!output_dir.empty()) std::filesystem::create_directories(output_dir, mkdir_error);
 
   // Both outputs are written to temporary files first and renamed only when both are complete.
   AtomicFile deps;
