@@ -69,7 +69,7 @@ TEST(LoadDeps, NodesAreEdgeEndpointsAndActiveTasks) {
     {"task_id":"5","kernel_ids":[-1,-1,-1]},
     {"task_id":"6","kernel_ids":[2,-1,-1]},
     {"task_id":"7","kernel_ids":"bad","block_num":"x"},
-    {"task_id":"8","kernel_ids":[0],"block_num":4,"early_dispatch":"false"}],
+    {"task_id":"8","kernel_ids":[0],"block_num":4,"early_dispatch":"false","scope":"manual"}],
     "edges":[{"pred":"1","succ":"2"}]})");
   EXPECT_EQ(g.nodes, (std::vector<TaskId>{1, 2, 6, 8}));
   const Task* t8 = g.FindTask(8);
@@ -78,6 +78,8 @@ TEST(LoadDeps, NodesAreEdgeEndpointsAndActiveTasks) {
   EXPECT_EQ(t8->kernel_ids[1], -1);
   EXPECT_EQ(t8->block_num, 4);
   EXPECT_TRUE(t8->early_dispatch);  // Python truthiness of the string "false"
+  EXPECT_TRUE(t8->manual_scope);
+  EXPECT_FALSE(g.FindTask(6)->manual_scope);
   EXPECT_EQ(g.FindTask(7)->block_num, 1);
   EXPECT_NE(g.FindTask(5), nullptr);  // known task, just not rendered
 }

@@ -456,6 +456,14 @@ bool DepsLoader::ReadTask(size_t i) {
       task.block_num = (state == FieldState::kValid && value >= 1) ? value : 1;
     } else if (key == "early_dispatch") {
       ok = ReadTruthy(&task.early_dispatch);
+    } else if (key == "scope") {
+      std::string_view scope;
+      if (reader_.Peek() == JsonKind::kString) {
+        ok = reader_.ReadString(&scope) || SyntaxError();
+        task.manual_scope = scope == "manual";
+      } else {
+        ok = reader_.SkipValue() || SyntaxError();
+      }
     } else if (key == "args") {
       graph_.args.resize(task.first_arg);  // a repeated key replaces the earlier list
       if (reader_.Peek() != JsonKind::kArray) {

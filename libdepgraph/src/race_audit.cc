@@ -551,6 +551,8 @@ class Sweep {
     }
     const uint32_t node = task_node_[t];
     if (node == kNone || !inferred_in_[node]) return RaceCause::kNoInferredEdges;
+    const Task* task = graph_.TaskOfNode(node);
+    if (task != nullptr && task->manual_scope) return RaceCause::kNoInferredEdges;
     if (!first.fresh_output && first.elem_size != second.elem_size) {
       return RaceCause::kElementUnits;
     }

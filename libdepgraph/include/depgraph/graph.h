@@ -83,6 +83,7 @@ struct Task {
   int64_t kernel_ids[3] = {-1, -1, -1};  ///< [aic, aiv0, aiv1]; active iff >= 0
   int64_t block_num = 1;                  ///< SPMD iff > 1
   bool early_dispatch = false;
+  bool manual_scope = false;  ///< `"scope": "manual"`: the runtime inferred no edges for it
   uint32_t first_arg = 0;  ///< into DepGraph::args
   uint32_t num_args = 0;
   bool HasActiveKernel() const {
