@@ -1,0 +1,57 @@
+// AutoDeriveTaskDependencies (spec §2): derives compiler task edges in AUTO regions, rewrites
+// covered directions (Input->NoDep, InOut->OutputExisting) and sets the call and function
+// markers that MaterializeRuntimeScopes consumes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "depgraph_passes/ir.h"
+
+namespace depgraph::passes {
+
+/// One non-submit TaskId scalar in `deps=` is enough to treat a dynamic prior as covered (§2.9).
+inline constexpr int kMinWindowedTaskIdTempDeps = 1;
+/// Loop depth at which a dynamic `parallel` loop's records are summarised by its return vars
+/// (§2.4, §2.9): only the outermost loop of an analysis; nested dynamic loops never are.
+inline constexpr int kDynamicParallelSummaryDepth = 1;
+/// Largest argument index that can become a direction-rewrite candidate (§2.9).
+inline constexpr int64_t kMaxCandidateIndex = INT32_MAX;
+
+/// Why an analysed region fell back to runtime tracking (§2.6), in the debug log's spelling.
+enum class FallbackReason {
+  kUnresolvedLocation,
+  kPriorFromInactiveDynamicLoop,
+  kDynamicPriorProducerRequiresScopeLift,
+  kMissingPriorTaskId,
+};
+
+/// The debug-log name of a reason, e.g. "unresolved_location". O(1).
+const char* FallbackReasonName(FallbackReason reason);
+
+/// Switches of the pass (§2.9).
+struct AutoDeriveOptions {
+  bool analyze_auto_scopes = false;  ///< off (default): the pass is a no-op
+  bool debug_log = false;            ///< collect the rewrite-bucket log in the report
+};
+
+/// Outcome of one analysed region: nullopt = finished without fallback.
+using RegionOutcome = std::optional<FallbackReason>;
+
+/// What the pass observed: per analysed hand-placed AUTO scope (keyed by its pre-order index
+/// among the function's RuntimeScopeStmts, 1-based) and per virtual whole body (by function
+/// name), plus the debug log text (one line per bucket, '\n'-terminated).
+struct AutoDeriveReport {
+  std::map<std::string, std::map<int, RegionOutcome>> scopes;
+  std::map<std::string, RegionOutcome> bodies;
+  std::string debug_log;
+};
+
+/// Runs the pass over every function of `prog` in place. Never fails (unsupported shapes fall
+/// back to runtime tracking). O(program size * accesses per region) time.
+void AutoDeriveTaskDependencies(Program* prog, const AutoDeriveOptions& options,
+                                AutoDeriveReport* report);
+
+}  // namespace depgraph::passes

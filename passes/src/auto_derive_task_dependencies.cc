@@ -1,0 +1,565 @@
+// AutoDeriveTaskDependencies: the main walk (spec §2.3-§2.8) over the pre-pass facts.
+#include "depgraph_passes/auto_derive_task_dependencies.h"
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include "auto_derive_prepass.h"
+
+namespace depgraph::passes {
+
+const char* FallbackReasonName(FallbackReason reason) {
+  switch (reason) {
+    case FallbackReason::kUnresolvedLocation: return "unresolved_location";
+    case FallbackReason::kPriorFromInactiveDynamicLoop: return "prior_from_inactive_dynamic_loop";
+    case FallbackReason::kDynamicPriorProducerRequiresScopeLift:
+      return "dynamic_prior_producer_requires_scope_lift";
+    case FallbackReason::kMissingPriorTaskId: return "missing_prior_task_id";
+  }
+  return "unknown";
+}
+
+namespace {
+
+enum class Access { kRead, kWrite, kReadWrite };
+
+bool Reads(Access a) { return a != Access::kWrite; }
+bool Writes(Access a) { return a != Access::kRead; }
+
+/// An access record of §2.3.
+struct Record {
+  StorageAlt alt;
+  Access kind = Access::kRead;
+  VarId producer = -1;
+  bool direct = false;
+  bool dynamic_producer = false;
+  int dyn_depth = 0;
+  int dyn_id = 0;
+  int arg_index = 0;
+};
+
+/// One analysis layer (a region or the container).
+struct Layer {
+  bool active = false;
+  bool fallback = false;
+  std::optional<FallbackReason> reason;
+  int candidate_count = 0;
+  int task_call_count = 0;
+  bool layer_unsupported = false;
+};
+
+/// A fresh layer; `active` = an analysed AUTO region (false = container).
+Layer NewLayer(bool active) {
+  Layer l;
+  l.active = active;
+  return l;
+}
+
+struct RemapTarget {
+  VarId target = -1;
+  bool direct = false;
+};
+
+class Walker {
+ public:
+  Walker(const Program& prog, Function* fn, const AutoDeriveOptions& opts, AutoDeriveReport* report)
+      : fn_(fn), opts_(opts), report_(report), facts_(ComputeFunctionFacts(prog, *fn)) {}
+
+  void Run() {
+    bool body_is_scope = fn_->body.size() == 1 && fn_->body[0].kind == StmtKind::kScope;
+    if (body_is_scope && !fn_->auto_scope) {
+      WalkStmt(&fn_->body[0]);
+      ApplyPending(&fn_->body);
+      return;
+    }
+    if (fn_->auto_scope) {
+      frames_.emplace_back();
+      layers_.push_back(NewLayer(true));
+      WalkBody(&fn_->body);
+      Layer l = layers_.back();
+      layers_.pop_back();
+      frames_.pop_back();
+      if (l.fallback) {
+        Strip(&fn_->body, /*edges=*/false);
+      } else {
+        ApplyPending(&fn_->body);
+      }
+      fn_->layer_candidate = !l.fallback && !l.layer_unsupported && l.task_call_count > 0;
+      report_->bodies[fn_->name] = l.reason;
+      return;
+    }
+    frames_.emplace_back();
+    layers_.push_back(NewLayer(false));
+    WalkBody(&fn_->body);
+    layers_.pop_back();
+    frames_.pop_back();
+    ApplyPending(&fn_->body);
+  }
+
+ private:
+  // ---- walking -------------------------------------------------------------------------
+  void WalkBody(std::vector<Stmt>* body) {
+    for (Stmt& s : *body) WalkStmt(&s);
+  }
+
+  void WalkStmt(Stmt* s) {
+    switch (s->kind) {
+      case StmtKind::kScope: Scope(s); break;
+      case StmtKind::kFor:
+      case StmtKind::kWhile: Loop(s); break;
+      case StmtKind::kIf:
+        WalkBody(&s->body);
+        WalkBody(&s->else_body);
+        break;
+      case StmtKind::kAssign:
+        if (s->expr.kind == ExprKind::kCall) CallSite(&s->expr, s);
+        break;
+      case StmtKind::kEval:
+        if (s->expr.kind == ExprKind::kCall) CallSite(&s->expr, nullptr);
+        break;
+      default: break;
+    }
+  }
+
+  int ScopeIndex(const Stmt* target) {
+    int idx = 0, found = 0;
+    Count(fn_->body, target, &idx, &found);
+    return found;
+  }
+  static void Count(const std::vector<Stmt>& body, const Stmt* t, int* idx, int* found) {
+    for (const Stmt& s : body) {
+      if (*found) return;
+      if (s.kind == StmtKind::kScope) {
+        ++*idx;
+        if (&s == t) { *found = *idx; return; }
+      }
+      Count(s.body, t, idx, found);
+      Count(s.else_body, t, idx, found);
+    }
+  }
+
+  void Scope(Stmt* s) {
+    if (!layers_.empty()) layers_.back().layer_unsupported = true;
+    if (s->manual) return;
+    frames_.emplace_back();
+    layers_.push_back(NewLayer(true));
+    WalkBody(&s->body);
+    Layer l = layers_.back();
+    layers_.pop_back();
+    std::vector<Record> recs = std::move(frames_.back());
+    frames_.pop_back();
+    report_->scopes[fn_->name][ScopeIndex(s)] = l.reason;
+    if (l.fallback) {
+      Strip(&s->body, /*edges=*/true);
+      return;
+    }
+    if (!frames_.empty()) {
+      for (Record& r : recs) frames_.back().push_back(r);
+    }
+    if (l.candidate_count > 0) {
+      if (!layers_.empty()) {
+        layers_.back().candidate_count += l.candidate_count;
+      } else {
+        ApplyPending(&s->body);
+      }
+    }
+  }
+
+  static const Stmt* TrailingYield(const std::vector<Stmt>& body) {
+    if (!body.empty() && body.back().kind == StmtKind::kYield) return &body.back();
+    return nullptr;
+  }
+
+  std::map<VarId, RemapTarget> RemapTable(const Stmt& s) {
+    std::map<VarId, RemapTarget> table;
+    const Stmt* y = TrailingYield(s.body);
+    if (!y) return table;
+    auto add = [&](VarId src, VarId dst) {
+      if (src < 0 || dst < 0) return;
+      bool direct = facts_.IsTaskId(src) || facts_.IsTaskId(dst);
+      auto it = table.find(src);
+      if (it != table.end() && it->second.direct && !direct) return;
+      table[src] = RemapTarget{dst, direct};
+    };
+    for (size_t i = 0; i < s.defs.size(); ++i) {
+      VarId r = s.defs[i];
+      if (i < y->values.size() && !y->values[i].is_const) {
+        VarId yv = y->values[i].var;
+        add(yv, r);
+        add(facts_.CanonTid(yv), r);
+      }
+      if (i < s.iters.size()) add(s.iters[i].var, r);
+    }
+    return table;
+  }
+
+  /// A loop return var with a Known location that may alias and overlap `alt`, or -1.
+  VarId CoveringReturnVar(const Stmt& s, const StorageAlt& alt) {
+    for (VarId r : s.defs) {
+      if (facts_.Status(Operand::OfVar(r)) != LocStatus::kKnown) continue;
+      for (const StorageAlt& a : facts_.vars[r].loc) {
+        if (facts_.RootsMayAlias(a.root, alt.root) && RegionsMayOverlap(a.region, alt.region)) return r;
+      }
+    }
+    return -1;
+  }
+
+  void Loop(Stmt* s) {
+    bool consts = s->kind == StmtKind::kFor && s->start.is_const && s->stop.is_const && s->step.is_const;
+    int64_t start = s->start.value, stop = s->stop.value, step = s->step.value;
+    if (consts && step != 0) {
+      // 128-bit arithmetic: no int64 bound can overflow the trip computation.
+      __int128 span = static_cast<__int128>(stop) - start, st = step;
+      bool single = step > 0 ? (span > 0 && span <= st) : (span < 0 && -span <= -st);
+      if (single) {
+        WalkBody(&s->body);
+        if (frames_.empty()) return;
+        auto table = RemapTable(*s);
+        for (Record& r : frames_.back()) {
+          auto it = table.find(r.producer);
+          if (it != table.end()) {
+            r.producer = it->second.target;
+            r.direct = facts_.IsTaskId(r.producer);
+          }
+        }
+        return;
+      }
+    }
+    bool fixed = consts && step > 0;
+    int depth = ++loop_depth_;
+    int id = 0;
+    if (!fixed) {
+      id = ++next_dyn_id_;
+      dyn_stack_.push_back({id, depth});
+      active_dyn_.insert(id);
+    }
+    WalkBody(&s->body);
+    --loop_depth_;
+    if (!fixed) {
+      dyn_stack_.pop_back();
+      active_dyn_.erase(id);
+    }
+    if (frames_.empty()) return;
+    if (fixed) {
+      __int128 trip = start >= stop ? 0 : (static_cast<__int128>(stop) - start + step - 1) / step;
+      if (trip <= 0) return;
+      auto table = RemapTable(*s);
+      for (Record& r : frames_.back()) {
+        if (!r.dynamic_producer || r.producer < 0) continue;
+        auto it = table.find(r.producer);
+        if (it != table.end()) {
+          r.producer = it->second.target;
+          r.direct = facts_.IsTaskId(r.producer);
+          r.dynamic_producer = !it->second.direct && r.dyn_depth > depth;
+          continue;
+        }
+        VarId cover = CoveringReturnVar(*s, r.alt);
+        if (cover >= 0) {
+          r.producer = cover;
+          r.direct = false;
+          r.dynamic_producer = r.dyn_depth > depth;
+        }
+      }
+      return;
+    }
+    if (s->kind == StmtKind::kFor && s->parallel && depth == kDynamicParallelSummaryDepth) {
+      for (Record& r : frames_.back()) {
+        if (!r.dynamic_producer) continue;
+        VarId cover = CoveringReturnVar(*s, r.alt);
+        if (cover < 0) continue;
+        r.producer = cover;
+        r.direct = facts_.IsTaskId(cover);
+        r.dynamic_producer = false;
+        r.dyn_id = 0;
+        r.dyn_depth = 0;
+      }
+    }
+  }
+
+  // ---- per call --------------------------------------------------------------------------
+  void Fallback(FallbackReason reason) {
+    Layer& l = layers_.back();
+    if (!l.fallback) l.reason = reason;
+    l.fallback = true;
+  }
+
+  std::string VarText(VarId v) const {
+    if (v < 0) return "null";
+    return fn_->vars[v].name + "#" + std::to_string(v);
+  }
+
+  void Log(const Expr& call, size_t arg, const std::string& bucket, const std::string& extra) {
+    if (!opts_.debug_log) return;
+    report_->debug_log += "[auto-deps-loop-debug] [auto-no-dep-bucket] call=" + call.callee +
+                          " arg_index=" + std::to_string(arg) + " bucket=" + bucket + extra + "\n";
+  }
+
+  static const char* DirText(ArgDir d) {
+    switch (d) {
+      case ArgDir::kInput: return "Input";
+      case ArgDir::kOutput: return "Output";
+      case ArgDir::kInOut: return "InOut";
+      case ArgDir::kOutputExisting: return "OutputExisting";
+      case ArgDir::kNoDep: return "NoDep";
+      case ArgDir::kScalar: return "Scalar";
+    }
+    return "?";
+  }
+  static const char* AccessText(Access a) {
+    return a == Access::kRead ? "Read" : a == Access::kWrite ? "Write" : "ReadWrite";
+  }
+
+  void CallSite(Expr* call, Stmt* assign) {
+    if (layers_.empty() || !layers_.back().active) return;
+    Layer& layer = layers_.back();
+    ++layer.task_call_count;
+    if (call->attrs.arg_directions.size() != call->args.size()) {
+      layer.layer_unsupported = true;
+      return;
+    }
+    // 2. producer TaskId of this call.
+    // A submit: its TaskId tail (always bound in depir, `_` included). A plain call: its result
+    // Var (the synthetic TaskId); for a multi-output plain call depir has no tuple temp, so the
+    // first result stands for it (E7).
+    VarId producer = -1;
+    if (assign && !assign->defs.empty()) producer = call->submit ? assign->defs.back() : assign->defs[0];
+    // 3. user edges.
+    const std::vector<VarId>& raw = call->attrs.manual_dep_edges;
+    std::vector<VarId> canon;
+    std::map<VarId, std::set<int64_t>> refs;
+    for (VarId d : raw) {
+      const VarFacts& f = facts_.vars[d];
+      if (!f.slot_refs.empty()) {
+        for (const auto& [a, ks] : f.slot_refs) refs[a].insert(ks.begin(), ks.end());
+        for (VarId t : f.slot_tids) AddUnique(&canon, t);
+        continue;
+      }
+      if (facts_.IsTaskId(d)) AddUnique(&canon, d);
+      VarId c = facts_.CanonTid(d);
+      if (c >= 0) AddUnique(&canon, c);
+      for (VarId t : facts_.Expansion(d)) AddUnique(&canon, t);
+    }
+    for (const auto& [a, ks] : refs) {
+      if (FullSlots(a, ks)) for (VarId t : facts_.Expansion(a)) AddUnique(&canon, t);
+    }
+    // 4. accesses.
+    struct Acc {
+      StorageAlt alt;
+      Access kind;
+      size_t arg;
+      VarId var;
+    };
+    std::vector<Acc> accs;
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      ArgDir d = call->attrs.arg_directions[i];
+      Access kind;
+      if (d == ArgDir::kInput) kind = Access::kRead;
+      else if (d == ArgDir::kOutput || d == ArgDir::kOutputExisting) kind = Access::kWrite;
+      else if (d == ArgDir::kInOut) kind = Access::kReadWrite;
+      else continue;
+      const Operand& op = call->args[i];
+      if (facts_.Status(op) != LocStatus::kKnown) {
+        if (kind == Access::kRead && !op.is_const) {
+          VarId t = facts_.CanonTid(op.var);
+          if (t >= 0 && std::find(canon.begin(), canon.end(), t) != canon.end()) continue;
+        }
+        Log(*call, i, "fallback", std::string(" direction=") + DirText(d) + " access=" + AccessText(kind) +
+                                      " fallback_reason=unresolved_location");
+        Fallback(FallbackReason::kUnresolvedLocation);
+        return;
+      }
+      for (const StorageAlt& a : facts_.vars[op.var].loc) accs.push_back(Acc{a, kind, i, op.var});
+    }
+    if (accs.empty()) return;
+    // 6. hazard scan.
+    std::vector<VarId> edges;
+    std::map<size_t, bool> covered, blocked, imprecise;
+    std::map<size_t, std::string> imprecise_kind;
+    for (const Acc& acc : accs) {
+      if (!RegionIsPrecise(acc.alt.region)) {
+        imprecise[acc.arg] = true;
+        imprecise_kind[acc.arg] = acc.alt.region.kind == RegionKind::kDynamic ? "dynamic_region" : "unknown_region";
+      }
+      for (size_t fi = frames_.size(); fi-- > 0;) {
+        for (const Record& prior : frames_[fi]) {
+          if (!facts_.RootsMayAlias(prior.alt.root, acc.alt.root)) continue;
+          if (!RegionsMayOverlap(prior.alt.region, acc.alt.region)) continue;
+          bool hazard = (Reads(acc.kind) && Writes(prior.kind)) || (Writes(acc.kind) && Reads(prior.kind)) ||
+                        (Writes(acc.kind) && Writes(prior.kind));
+          if (!hazard) continue;
+          VarId edge = prior.producer;
+          if (prior.producer >= 0 && !prior.direct) {
+            VarId c = facts_.CanonTid(prior.producer);
+            if (c >= 0) edge = c;
+          }
+          bool is_dyn = prior.dynamic_producer;
+          bool active_dyn = is_dyn && prior.dyn_id != 0 && active_dyn_.count(prior.dyn_id);
+          bool inactive_dyn = prior.dyn_id != 0 && !active_dyn_.count(prior.dyn_id);
+          bool complete_cover = false;
+          bool partial = false;
+          if (is_dyn && edge >= 0) {
+            for (const auto& [a, ks] : refs) {
+              auto ex = facts_.Expansion(a);
+              if (std::find(ex.begin(), ex.end(), edge) == ex.end()) continue;
+              if (FullSlots(a, ks)) complete_cover = true;
+              else partial = true;
+            }
+            for (VarId d : raw) {
+              if (!facts_.IsComplete(d)) continue;
+              auto ex = facts_.Expansion(d);
+              if (std::find(ex.begin(), ex.end(), edge) != ex.end()) complete_cover = true;
+            }
+          }
+          bool in_canon = edge >= 0 && std::find(canon.begin(), canon.end(), edge) != canon.end();
+          bool windowed = false;
+          if (is_dyn) {
+            int n = 0;
+            for (VarId d : raw) {
+              if (facts_.IsTaskId(d) && !facts_.vars[d].submit_tail && facts_.vars[d].slot_refs.empty()) ++n;
+            }
+            windowed = n >= kMinWindowedTaskIdTempDeps;
+          }
+          bool user_covered = (in_canon && !(is_dyn && partial)) || (is_dyn && (complete_cover || windowed));
+          if (is_dyn && !active_dyn && !inactive_dyn && !complete_cover) blocked[acc.arg] = true;
+          std::string extra = std::string(" direction=") + DirText(call->attrs.arg_directions[acc.arg]) +
+                              " access=" + AccessText(acc.kind) + " region=" + RegionKindName(acc.alt.region.kind) +
+                              " prior_edge=" + VarText(edge) + " current_task_id=" + VarText(producer);
+          if (user_covered) {
+            covered[acc.arg] = true;
+            continue;
+          }
+          std::optional<FallbackReason> fb;
+          if (inactive_dyn) fb = FallbackReason::kPriorFromInactiveDynamicLoop;
+          else if (is_dyn && !active_dyn) fb = FallbackReason::kDynamicPriorProducerRequiresScopeLift;
+          else if (prior.producer < 0) fb = FallbackReason::kMissingPriorTaskId;
+          if (fb) {
+            Log(*call, acc.arg, "fallback", extra + " fallback_reason=" + FallbackReasonName(*fb));
+            Fallback(*fb);
+            return;
+          }
+          AddUnique(&edges, edge);
+          covered[acc.arg] = true;
+        }
+      }
+    }
+    // 7. candidates.
+    std::vector<int> cands;
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      ArgDir d = call->attrs.arg_directions[i];
+      if (d != ArgDir::kInput && d != ArgDir::kInOut) continue;
+      std::string bucket;
+      if (imprecise[i]) bucket = imprecise_kind[i];
+      else if (!covered[i]) bucket = "no_covered_hazard";
+      else if (blocked[i]) bucket = "dynamic_producer_incomplete";
+      else bucket = "applied";
+      if (bucket == "applied" && static_cast<int64_t>(i) <= kMaxCandidateIndex) cands.push_back(static_cast<int>(i));
+      if (covered[i] || bucket == "applied") Log(*call, i, bucket, "");
+    }
+    // 8. record.
+    int dyn_depth = dyn_stack_.empty() ? 0 : dyn_stack_.back().second;
+    int dyn_id = dyn_stack_.empty() ? 0 : dyn_stack_.back().first;
+    for (const Acc& acc : accs) {
+      VarId p = producer;
+      if (!assign) {
+        p = -1;
+        if (Writes(acc.kind)) {
+          for (size_t i = 0; i < call->args.size() && p < 0; ++i) {
+            ArgDir d = call->attrs.arg_directions[i];
+            if (d != ArgDir::kOutputExisting && d != ArgDir::kInOut) continue;
+            const Operand& op = call->args[i];
+            if (facts_.Status(op) != LocStatus::kKnown) continue;
+            for (const StorageAlt& a : facts_.vars[op.var].loc) {
+              if (facts_.RootsMayAlias(a.root, acc.alt.root) && RegionsMayOverlap(a.region, acc.alt.region)) {
+                p = op.var;
+                break;
+              }
+            }
+          }
+        }
+      }
+      frames_.back().push_back(Record{acc.alt, acc.kind, p, facts_.IsTaskId(p), loop_depth_ > 0, dyn_depth,
+                                      dyn_id, static_cast<int>(acc.arg)});
+    }
+    // 9. attach.
+    if (!edges.empty()) {
+      call->attrs.compiler_manual_dep_edges = edges;
+      call->attrs.scope_candidate = true;
+    }
+    if (!cands.empty()) {
+      pending_[call] = cands;
+      ++layer.candidate_count;
+    }
+  }
+
+  bool FullSlots(VarId a, const std::set<int64_t>& ks) const {
+    if (!facts_.vars[a].array) return false;
+    int64_t ext = facts_.vars[a].array->extent;
+    if (ext <= 0) return false;
+    for (int64_t i = 0; i < ext; ++i) if (!ks.count(i)) return false;
+    return true;
+  }
+
+  static void AddUnique(std::vector<VarId>* out, VarId v) {
+    if (v >= 0 && std::find(out->begin(), out->end(), v) == out->end()) out->push_back(v);
+  }
+
+  // ---- stripping and application ---------------------------------------------------------
+  void Strip(std::vector<Stmt>* body, bool edges) {
+    for (Stmt& s : *body) {
+      if (s.kind == StmtKind::kAssign || s.kind == StmtKind::kEval) {
+        if (s.expr.kind == ExprKind::kCall) {
+          pending_.erase(&s.expr);
+          s.expr.attrs.scope_candidate = false;
+          if (edges) s.expr.attrs.compiler_manual_dep_edges.reset();
+        }
+      }
+      Strip(&s.body, edges);
+      Strip(&s.else_body, edges);
+    }
+  }
+
+  void ApplyPending(std::vector<Stmt>* body) {
+    for (Stmt& s : *body) {
+      if ((s.kind == StmtKind::kAssign || s.kind == StmtKind::kEval) && s.expr.kind == ExprKind::kCall) {
+        auto it = pending_.find(&s.expr);
+        if (it != pending_.end()) {
+          for (int i : it->second) {
+            ArgDir& d = s.expr.attrs.arg_directions[i];
+            if (d == ArgDir::kInput) d = ArgDir::kNoDep;
+            else if (d == ArgDir::kInOut) d = ArgDir::kOutputExisting;
+          }
+          pending_.erase(it);
+        }
+      }
+      ApplyPending(&s.body);
+      ApplyPending(&s.else_body);
+    }
+  }
+
+  Function* fn_;
+  const AutoDeriveOptions& opts_;
+  AutoDeriveReport* report_;
+  FunctionFacts facts_;
+  std::vector<std::vector<Record>> frames_;
+  std::vector<Layer> layers_;
+  int loop_depth_ = 0;
+  int next_dyn_id_ = 0;
+  std::vector<std::pair<int, int>> dyn_stack_;  ///< (id, depth)
+  std::set<int> active_dyn_;
+  std::map<const Expr*, std::vector<int>> pending_;  ///< transient candidate indices
+};
+
+}  // namespace
+
+void AutoDeriveTaskDependencies(Program* prog, const AutoDeriveOptions& options, AutoDeriveReport* report) {
+  AutoDeriveReport local;
+  if (!report) report = &local;
+  if (!options.analyze_auto_scopes) return;
+  for (Function& fn : prog->functions) {
+    if (fn.body.empty()) continue;
+    Walker(*prog, &fn, options, report).Run();
+  }
+}
+
+}  // namespace depgraph::passes
