@@ -13,6 +13,7 @@
 #include "depgraph/load_deps.h"
 #include "depgraph/name_map.h"
 #include "depgraph/task_label.h"
+#include "run_command.h"
 
 namespace depgraph {
 
@@ -147,7 +148,8 @@ int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Audit captured task dependency graphs (deps.json) and compare two of them.",
+  CLI::App app{"Audit captured task dependency graphs (deps.json), compare two of them and run depir "
+               "programs on the runtime shim.",
                "depgraph"};
   app.require_subcommand(1);
   AuditArgs audit;
@@ -174,6 +176,25 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   diff_cmd->add_flag("--json", diff.json, "write JSON (schema depgraph-diff/1)");
   diff_cmd->add_option("-o,--output", diff.output, "write the report here (atomically)");
 
+  RunCommandArgs run;
+  CLI::App* run_cmd = app.add_subcommand(
+      "run", "Interpret a depir program on the runtime shim and write its deps.json and name "
+             "map. Exit 0: written, 1: bad program, unbound name or runtime error (nothing "
+             "written).");
+  run_cmd->add_option("program", run.input, "the .depir program")->required();
+  run_cmd->add_option("-o,--output", run.output, "deps.json to write (atomically)")->required();
+  run_cmd->add_option("--set", run.sets,
+                      "name=value: an index/bool parameter, a symbolic dimension, an if "
+                      "condition (true/false) or a while trip count (integer); repeatable")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run_cmd->add_option("--entry", run.entry, "entry function (default main, or the only one)");
+  run_cmd->add_option("--name-map", run.name_map,
+                      "name map to write (default <output dir>/name_map_<program stem>.json)");
+  run_cmd->add_flag("--hbg", run.host_build_graph,
+                    "imitate host_build_graph (one ring, no edge flags)");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "no summary line");
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -184,6 +205,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
     return 2;
   }
   if (audit_cmd->parsed()) return RunAuditCommand(audit, out, err);
+  if (run_cmd->parsed()) return RunDepirCommand(run, out, err);
   return RunDiffCommand(diff, out, err);
 }
 

@@ -1,4 +1,5 @@
-// depgraph: audits captured task dependency graphs and compares two of them.
+// depgraph: audits captured task dependency graphs, compares two of them and runs depir
+// programs on the runtime shim.
 #include <iostream>
 #include <string>
 #include <vector>

@@ -1,0 +1,44 @@
+// Interprets a depir program on the runtime shim: every kernel call becomes a runtime task, so
+// the shim's dependency inference and capture produce the program's deps.json.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "depgraph_passes/ir.h"
+
+namespace depgraph::shim {
+class ShimRuntime;
+}  // namespace depgraph::shim
+
+namespace depgraph {
+
+/// What to run: the entry function and the values of free names (`--set name=value`).
+struct DepirRunOptions {
+  /// Orchestration function to run; empty = `main`, or the only function of the program.
+  std::string entry;
+  /// Values of index/bool parameters, symbolic dimensions and while trip counts, by name
+  /// (true = 1, false = 0).
+  std::map<std::string, int64_t> sets;
+  /// File name used as the prefix of error messages.
+  std::string filename;
+};
+
+/// Callable id -> name of every task kind the program can submit: kernels by their index in
+/// the program, then each distinct `dynamic` op (e.g. "gather") in program order.
+/// O(program).
+std::vector<std::pair<int32_t, std::string>> DepirKernelNames(const passes::Program& program);
+
+/// Runs `program` on `runtime` the way an executor runs generated orchestration code: binds
+/// the runtime, opens the outer AUTO scope, interprets the entry function (loops unrolled,
+/// branches and while trip counts taken from `options.sets`), closes the scope and unbinds.
+/// Returns false with a one-line `*err` ("<file>: <function>: <message>") on an unbound name,
+/// a shape mismatch, a malformed program or a fatal shim error; the runtime's capture is then
+/// incomplete and must not be written. Cost: O(executed statements x submit cost).
+bool RunDepirOnShim(const passes::Program& program, const DepirRunOptions& options,
+                    shim::ShimRuntime* runtime, std::string* err);
+
+}  // namespace depgraph
