@@ -13,6 +13,7 @@
 #include "depgraph/load_deps.h"
 #include "depgraph/name_map.h"
 #include "depgraph/task_label.h"
+#include "derive_command.h"
 #include "run_command.h"
 
 namespace depgraph {
@@ -195,6 +196,31 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                     "imitate host_build_graph (one ring, no edge flags)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "no summary line");
 
+  DeriveArgs derive;
+  CLI::App* derive_cmd = app.add_subcommand(
+      "derive", "Run AutoDeriveTaskDependencies on a depir program and print the result. "
+                "Exit 0, or 1 on a bad program.");
+  derive_cmd->add_option("program", derive.input, "the .depir program")->required();
+  derive_cmd->add_flag("--analyze", derive.analyze,
+                       "turn on analyze_auto_scopes (without it the pass changes nothing)");
+  derive_cmd->add_flag("--materialize", derive.materialize, "also run MaterializeRuntimeScopes");
+  derive_cmd->add_flag("--sound", derive.sound,
+                       "the pass without the reference's soundness gaps (docs/depir.md)");
+  derive_cmd->add_flag("--debug-log", derive.debug_log, "print the rewrite-bucket log on stderr");
+  derive_cmd->add_option("-o,--output", derive.output, "write the program here (atomically)");
+
+  CheckArgs check;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check", "Derive, then run the original and the compiled program on the runtime shim and "
+               "compare: orderings lost and hazards left unordered. Exit 0: none, 3: some, "
+               "1: bad program or run error.");
+  check_cmd->add_option("program", check.input, "the .depir program")->required();
+  check_cmd->add_option("--set", check.sets, "name=value bindings, as for run; repeatable")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  check_cmd->add_option("--entry", check.entry, "entry function (default main, or the only one)");
+  check_cmd->add_flag("--sound", check.sound, "check the sound variant of the pass");
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -206,6 +232,8 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   }
   if (audit_cmd->parsed()) return RunAuditCommand(audit, out, err);
   if (run_cmd->parsed()) return RunDepirCommand(run, out, err);
+  if (derive_cmd->parsed()) return RunDeriveCommand(derive, out, err);
+  if (check_cmd->parsed()) return RunCheckCommand(check, out, err);
   return RunDiffCommand(diff, out, err);
 }
 

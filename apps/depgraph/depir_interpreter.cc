@@ -41,6 +41,9 @@ struct Value {
   int64_t number = 0;
   PTO2TaskId tid = PTO2TaskId::invalid();
   std::vector<PTO2TaskId> array;
+  /// For a tensor returned by a call: the call's task. A plain call has no TaskId variable,
+  /// so the pass names its result as the dependency (the "synthetic" TaskId).
+  PTO2TaskId producer = PTO2TaskId::invalid();
 
   static Value Int(int64_t n) { Value v; v.kind = Kind::kInt; v.number = n; return v; }
   static Value Tensor(const ChipTensor& t) { Value v; v.kind = Kind::kTensor; v.tensor = t; return v; }
@@ -473,6 +476,8 @@ class Interpreter {
         add(value.tid);
       } else if (value.kind == Value::Kind::kTaskIdArray) {
         for (PTO2TaskId id : value.array) add(id);
+      } else if (value.kind == Value::Kind::kTensor && value.producer.is_valid()) {
+        add(value.producer);
       } else {
         throw RunError("dependency '" + VarName(f, v) + "' is not a TaskId or TaskId array");
       }
@@ -640,6 +645,9 @@ class Interpreter {
       } else {
         results.push_back(Value::Tensor(tensors[r]));
       }
+    }
+    for (Value& result : results) {
+      if (result.kind == Value::Kind::kTensor) result.producer = out.task_id();
     }
     if (e.submit) results.push_back(Value::Tid(out.task_id()));
     return results;

@@ -1,0 +1,207 @@
+#include "derive_command.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "depgraph/atomic_file.h"
+#include "depgraph/audit.h"
+#include "depgraph/graph_diff.h"
+#include "depgraph/load_deps.h"
+#include "depgraph/race_audit.h"
+#include "depgraph_passes/auto_derive_task_dependencies.h"
+#include "depgraph_passes/depir_parser.h"
+#include "depgraph_passes/depir_printer.h"
+#include "depgraph_passes/materialize_runtime_scopes.h"
+#include "depgraph_shim/shim_runtime.h"
+#include "depir_interpreter.h"
+#include "run_command.h"
+
+namespace depgraph {
+
+namespace {
+
+// Sets AutoDeriveOptions::sound (when the pass has it).
+template <typename Options>
+auto SetSound(Options* options, bool sound, int) -> decltype(options->sound = sound, void()) {
+  options->sound = sound;
+}
+template <typename Options>
+void SetSound(Options*, bool, long) {}
+void SetSoundOption(passes::AutoDeriveOptions* options, bool sound) { SetSound(options, sound, 0); }
+
+// Runs the pass (and MaterializeRuntimeScopes) over `program` in place.
+void Derive(passes::Program* program, bool analyze, bool materialize, bool sound,
+            std::string* debug_log) {
+  passes::AutoDeriveOptions options;
+  options.analyze_auto_scopes = analyze;
+  options.debug_log = debug_log != nullptr;
+  SetSoundOption(&options, sound);
+  passes::AutoDeriveReport report;
+  passes::AutoDeriveTaskDependencies(program, options, &report);
+  if (materialize) passes::MaterializeRuntimeScopes(program);
+  if (debug_log) *debug_log = report.debug_log;
+}
+
+// Interprets `program` on a fresh shim and loads the captured deps.json.
+bool Capture(const passes::Program& program, const DepirRunOptions& options,
+             const std::string& label, DepGraph* graph, std::string* err) {
+  shim::ShimRuntime runtime{shim::ShimConfig{}};
+  if (!RunDepirOnShim(program, options, &runtime, err)) return false;
+  std::ostringstream text;
+  if (!runtime.WriteDepsJson(text)) {
+    *err = label + ": could not write deps.json";
+    return false;
+  }
+  return LoadDepsJsonText(text.str(), label, graph, err);
+}
+
+// "fill" for a task index, from its first active kernel slot.
+std::string KernelName(const DepGraph& graph, const std::map<int32_t, std::string>& names,
+                       uint32_t task_index) {
+  const Task& task = graph.tasks[task_index];
+  for (int64_t id : task.kernel_ids) {
+    if (id < 0) continue;
+    auto it = names.find(static_cast<int32_t>(id));
+    return it == names.end() ? "f" + std::to_string(id) : it->second;
+  }
+  return "dummy";
+}
+
+std::string KernelOfId(const DepGraph& graph, const std::map<int32_t, std::string>& names,
+                       TaskId id) {
+  for (uint32_t t = 0; t < graph.tasks.size(); ++t) {
+    if (graph.tasks[t].id == id) return KernelName(graph, names, t);
+  }
+  return "alloc";
+}
+
+}  // namespace
+
+int RunDeriveCommand(const DeriveArgs& args, std::ostream& out, std::ostream& err) {
+  passes::Program program;
+  std::string error;
+  if (!passes::ParseDepirFile(args.input, &program, &error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+  std::string log;
+  Derive(&program, args.analyze, args.materialize, args.sound, args.debug_log ? &log : nullptr);
+  if (args.debug_log) err << log;
+  const std::string text = passes::PrintDepir(program);
+  if (args.output.empty()) {
+    out << text;
+    return 0;
+  }
+  AtomicFile file;
+  if (!file.Open(args.output, &error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+  file.stream() << text;
+  if (!file.Commit(&error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err) {
+  DepirRunOptions options;
+  options.entry = args.entry;
+  options.filename = args.input;
+  for (const std::string& set : args.sets) {
+    std::string name, error;
+    int64_t value = 0;
+    if (!ParseSetBinding(set, &name, &value, &error)) {
+      err << "error: " << error << "\n";
+      return 2;
+    }
+    options.sets[name] = value;
+  }
+  passes::Program original;
+  std::string error;
+  if (!passes::ParseDepirFile(args.input, &original, &error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+  passes::Program compiled = original;
+  Derive(&compiled, /*analyze=*/true, /*materialize=*/true, args.sound, nullptr);
+
+  DepGraph runtime_graph, compiled_graph;
+  if (!Capture(original, options, args.input + " (runtime)", &runtime_graph, &error) ||
+      !Capture(compiled, options, args.input + " (compiled)", &compiled_graph, &error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+  std::map<int32_t, std::string> names;
+  for (const auto& [id, name] : DepirKernelNames(original)) names[id] = name;
+
+  // Orderings: tasks are the same submits in the same order; scopes (and so ring ids) may
+  // differ, hence matching by submit order.
+  DiffOptions diff_options;
+  diff_options.by_order = true;
+  GraphDiff diff;
+  if (!DiffGraphs(runtime_graph, compiled_graph, diff_options, "runtime", "compiled", &diff,
+                  &error)) {
+    err << "error: " << args.input << ": " << error << "\n";
+    return 1;
+  }
+  // Hazards: races of the compiled graph that the runtime graph does not have.
+  AuditResult runtime_audit, compiled_audit;
+  if (!RunAudit(runtime_graph, AuditOptions{}, &runtime_audit, &error) ||
+      !RunAudit(compiled_graph, AuditOptions{}, &compiled_audit, &error)) {
+    err << "error: " << args.input << ": " << error << "\n";
+    return 1;
+  }
+  std::set<std::tuple<uint32_t, uint32_t, int>> runtime_races;
+  for (const Race& race : runtime_audit.races.races) {
+    runtime_races.insert({race.first.task, race.second.task, static_cast<int>(race.kind)});
+  }
+
+  out << "depgraph check of " << args.input << (args.sound ? " (--sound)" : "") << "\n";
+  out << "runtime graph: " << runtime_graph.tasks.size() << " tasks, "
+      << runtime_graph.pairs.size() << " pairs; compiled graph: " << compiled_graph.tasks.size()
+      << " tasks, " << compiled_graph.pairs.size() << " pairs\n";
+  if (diff.task_sets_differ) {
+    out << "warning: the two runs submitted different task sets (" << diff.only_in_a.size()
+        << " only in the runtime run, " << diff.only_in_b.size() << " only in the compiled run)\n";
+  }
+  const bool rings = runtime_graph.UsesRings() || compiled_graph.UsesRings();
+  size_t lost = 0, lifetime_only = 0;
+  for (const DiffPair& pair : diff.orderings_lost) {
+    if (pair.pred_is_alloc) {
+      ++lifetime_only;
+      continue;
+    }
+    ++lost;
+    out << "ordering lost: " << FormatTaskId(pair.a_pred, rings) << " "
+        << KernelOfId(runtime_graph, names, pair.a_pred) << " -> "
+        << FormatTaskId(pair.a_succ, rings) << " " << KernelOfId(runtime_graph, names, pair.a_succ)
+        << " (runtime orders them; the compiled program does not)\n";
+  }
+  if (lifetime_only > 0) {
+    out << "note: " << lifetime_only
+        << " lost ordering(s) from allocation tasks only keep buffers alive (not counted)\n";
+  }
+  size_t hazards = 0;
+  for (const Race& race : compiled_audit.races.races) {
+    if (runtime_races.count({race.first.task, race.second.task, static_cast<int>(race.kind)})) {
+      continue;
+    }
+    ++hazards;
+    out << "hazard left unordered: " << RaceKindName(race.kind) << " "
+        << FormatTaskId(compiled_graph.tasks[race.first.task].id, rings) << " "
+        << KernelName(compiled_graph, names, race.first.task) << " arg"
+        << race.first.arg_idx << " / " << FormatTaskId(compiled_graph.tasks[race.second.task].id, rings)
+        << " " << KernelName(compiled_graph, names, race.second.task) << " arg"
+        << race.second.arg_idx << ", bytes [0x" << std::hex << race.begin << ", 0x" << race.end
+        << std::dec << ")" << (race.approximate ? " (approximate)" : "") << "\n";
+  }
+  out << "result: " << lost << " ordering(s) lost, " << hazards << " hazard(s) left unordered"
+      << ((lost + hazards) ? " -- FAIL\n" : " -- ok\n");
+  return (lost + hazards) ? 3 : 0;
+}
+
+}  // namespace depgraph

@@ -1,0 +1,43 @@
+// `depgraph derive` and `depgraph check`: the compiler pass on a depir program, and the check
+// that the compiled program keeps every ordering the runtime would have enforced.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace depgraph {
+
+/// Arguments of `depgraph derive`.
+struct DeriveArgs {
+  std::string input;         ///< the .depir program
+  std::string output;        ///< where to write the transformed program; empty = stdout
+  bool analyze = false;      ///< turn on analyze_auto_scopes (else the pass is a no-op)
+  bool materialize = false;  ///< also run MaterializeRuntimeScopes
+  bool sound = false;        ///< the pass without the reference's soundness gaps
+  bool debug_log = false;    ///< print the rewrite-bucket log on stderr
+};
+
+/// Runs `depgraph derive`: parses, runs AutoDeriveTaskDependencies (and optionally
+/// MaterializeRuntimeScopes) and prints the program. Exit 0, or 1 with a one-line error.
+/// O(program size x accesses per region).
+int RunDeriveCommand(const DeriveArgs& args, std::ostream& out, std::ostream& err);
+
+/// Arguments of `depgraph check`.
+struct CheckArgs {
+  std::string input;              ///< the .depir program
+  std::vector<std::string> sets;  ///< `name=value` bindings for the runs
+  std::string entry;              ///< entry function; empty = main / the only one
+  bool sound = false;             ///< check the sound variant of the pass
+};
+
+/// Runs `depgraph check`: derives (analyze on, then materialize), runs the original program
+/// (runtime inference only) and the compiled one through the runtime shim, and compares them:
+/// every ordering of the original's graph the compiled graph loses (orderings that only keep
+/// an allocation alive are listed apart and do not fail), and every byte-level race of the
+/// compiled graph that the original does not have. Exit 0 when there is none, 3 when there
+/// is, 1 on a bad program or run error, 2 on a malformed --set.
+/// Cost: two shim runs, a diff and two audits of the produced graphs.
+int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err);
+
+}  // namespace depgraph
