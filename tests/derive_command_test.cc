@@ -38,6 +38,17 @@ TEST(CheckCommand, FlagsTheLoopMadeManualAroundCrossIterationHazards) {  // spec
             std::string::npos);
 }
 
+TEST(CheckCommand, SoundModeClosesTheGapsOfTheReferencePass) {  // spec §3.4
+  for (const std::string program :
+       {std::string(kT34), std::string("data/passes/unsound/u1_partial_cover_read.depir"),
+        std::string("data/passes/unsound/u2_loop_manual_body.depir"),
+        std::string("data/passes/unsound/u3_nodep_past_fallback.depir")}) {
+    EXPECT_EQ(Depgraph("check " + program).exit_code, 3) << program;
+    testing::CommandResult sound = Depgraph("check --sound " + program);
+    EXPECT_EQ(sound.exit_code, 0) << program << "\n" << sound.out << sound.err;
+  }
+}
+
 TEST(CheckCommand, PassesWhenCompilerEdgesCoverEveryHazard) {
   testing::CommandResult r = Depgraph(std::string("check ") + kT02);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -22,22 +22,13 @@ namespace depgraph {
 
 namespace {
 
-// Sets AutoDeriveOptions::sound (when the pass has it).
-template <typename Options>
-auto SetSound(Options* options, bool sound, int) -> decltype(options->sound = sound, void()) {
-  options->sound = sound;
-}
-template <typename Options>
-void SetSound(Options*, bool, long) {}
-void SetSoundOption(passes::AutoDeriveOptions* options, bool sound) { SetSound(options, sound, 0); }
-
 // Runs the pass (and MaterializeRuntimeScopes) over `program` in place.
 void Derive(passes::Program* program, bool analyze, bool materialize, bool sound,
             std::string* debug_log) {
   passes::AutoDeriveOptions options;
   options.analyze_auto_scopes = analyze;
   options.debug_log = debug_log != nullptr;
-  SetSoundOption(&options, sound);
+  options.sound = sound;
   passes::AutoDeriveReport report;
   passes::AutoDeriveTaskDependencies(program, options, &report);
   if (materialize) passes::MaterializeRuntimeScopes(program);

@@ -37,6 +37,7 @@ struct Record {
   int dyn_depth = 0;
   int dyn_id = 0;
   int arg_index = 0;
+  Expr* call = nullptr;  ///< the recording call (sound mode: cross-iteration hazards)
 };
 
 /// One analysis layer (a region or the container).
@@ -47,6 +48,9 @@ struct Layer {
   int candidate_count = 0;
   int task_call_count = 0;
   bool layer_unsupported = false;
+  /// Sound mode: a loop in it has uncovered cross-iteration hazards (b) or a call in it touches a
+  /// manual_dep tensor (d): no whole-body MANUAL marker.
+  bool sound_no_layer_manual = false;
 };
 
 /// A fresh layer; `active` = an analysed AUTO region (false = container).
@@ -64,12 +68,15 @@ struct RemapTarget {
 class Walker {
  public:
   Walker(const Program& prog, Function* fn, const AutoDeriveOptions& opts, AutoDeriveReport* report)
-      : fn_(fn), opts_(opts), report_(report), facts_(ComputeFunctionFacts(prog, *fn)) {}
+      : fn_(fn), opts_(opts), report_(report), facts_(ComputeFunctionFacts(prog, *fn)) {
+    if (opts_.sound) CollectManualDepRoots(fn_->body);
+  }
 
   void Run() {
     bool body_is_scope = fn_->body.size() == 1 && fn_->body[0].kind == StmtKind::kScope;
     if (body_is_scope && !fn_->auto_scope) {
       WalkStmt(&fn_->body[0]);
+      SoundStripAfterFallback(&fn_->body);
       ApplyPending(&fn_->body);
       return;
     }
@@ -83,9 +90,10 @@ class Walker {
       if (l.fallback) {
         Strip(&fn_->body, /*edges=*/false);
       } else {
+        SoundStripAfterFallback(&fn_->body);
         ApplyPending(&fn_->body);
       }
-      fn_->layer_candidate = !l.fallback && !l.layer_unsupported && l.task_call_count > 0;
+      fn_->layer_candidate = !l.fallback && !l.layer_unsupported && l.task_call_count > 0 && !l.sound_no_layer_manual;
       report_->bodies[fn_->name] = l.reason;
       return;
     }
@@ -94,6 +102,7 @@ class Walker {
     WalkBody(&fn_->body);
     layers_.pop_back();
     frames_.pop_back();
+    SoundStripAfterFallback(&fn_->body);
     ApplyPending(&fn_->body);
   }
 
@@ -152,6 +161,7 @@ class Walker {
     report_->scopes[fn_->name][ScopeIndex(s)] = l.reason;
     if (l.fallback) {
       Strip(&s->body, /*edges=*/true);
+      unseen_accesses_ = true;
       return;
     }
     if (!frames_.empty()) {
@@ -161,6 +171,7 @@ class Walker {
       if (!layers_.empty()) {
         layers_.back().candidate_count += l.candidate_count;
       } else {
+        SoundStripAfterFallback(&s->body);
         ApplyPending(&s->body);
       }
     }
@@ -234,7 +245,9 @@ class Walker {
       dyn_stack_.push_back({id, depth});
       active_dyn_.insert(id);
     }
+    size_t body_begin = frames_.empty() ? 0 : frames_.back().size();
     WalkBody(&s->body);
+    if (opts_.sound && !frames_.empty()) SoundCrossIteration(body_begin);
     --loop_depth_;
     if (!fixed) {
       dyn_stack_.pop_back();
@@ -311,7 +324,11 @@ class Walker {
   }
 
   void CallSite(Expr* call, Stmt* assign) {
-    if (layers_.empty() || !layers_.back().active) return;
+    if (layers_.empty() || !layers_.back().active) {
+      // A call directly in a hand function's body (container mode) is never analysed.
+      if (!layers_.empty()) unseen_accesses_ = true;
+      return;
+    }
     Layer& layer = layers_.back();
     ++layer.task_call_count;
     if (call->attrs.arg_directions.size() != call->args.size()) {
@@ -375,12 +392,18 @@ class Walker {
     // 6. hazard scan.
     std::vector<VarId> edges;
     std::map<size_t, bool> covered, blocked, imprecise;
+    // Sound mode: per argument, whether some access alternative is not contained in a covered
+    // prior write (a); and whether the call touches a manual_dep tensor (d).
+    std::map<size_t, bool> partly_uncovered;
+    bool touches_manual_dep = false;
     std::map<size_t, std::string> imprecise_kind;
     for (const Acc& acc : accs) {
       if (!RegionIsPrecise(acc.alt.region)) {
         imprecise[acc.arg] = true;
         imprecise_kind[acc.arg] = acc.alt.region.kind == RegionKind::kDynamic ? "dynamic_region" : "unknown_region";
       }
+      if (opts_.sound && TouchesManualDep(acc.alt)) touches_manual_dep = true;
+      bool contained = false;
       for (size_t fi = frames_.size(); fi-- > 0;) {
         for (const Record& prior : frames_[fi]) {
           if (!facts_.RootsMayAlias(prior.alt.root, acc.alt.root)) continue;
@@ -425,8 +448,11 @@ class Walker {
           std::string extra = std::string(" direction=") + DirText(call->attrs.arg_directions[acc.arg]) +
                               " access=" + AccessText(acc.kind) + " region=" + RegionKindName(acc.alt.region.kind) +
                               " prior_edge=" + VarText(edge) + " current_task_id=" + VarText(producer);
+          bool proves_cover = Writes(prior.kind) && prior.alt.root == acc.alt.root &&
+                              RegionContains(prior.alt.region, acc.alt.region);
           if (user_covered) {
             covered[acc.arg] = true;
+            if (proves_cover) contained = true;
             continue;
           }
           std::optional<FallbackReason> fb;
@@ -440,8 +466,10 @@ class Walker {
           }
           AddUnique(&edges, edge);
           covered[acc.arg] = true;
+          if (proves_cover) contained = true;
         }
       }
+      if (!contained) partly_uncovered[acc.arg] = true;
     }
     // 7. candidates.
     std::vector<int> cands;
@@ -452,6 +480,8 @@ class Walker {
       if (imprecise[i]) bucket = imprecise_kind[i];
       else if (!covered[i]) bucket = "no_covered_hazard";
       else if (blocked[i]) bucket = "dynamic_producer_incomplete";
+      else if (opts_.sound && touches_manual_dep) bucket = "sound_manual_dep";
+      else if (opts_.sound && partly_uncovered[i]) bucket = "sound_partial_cover";
       else bucket = "applied";
       if (bucket == "applied" && static_cast<int64_t>(i) <= kMaxCandidateIndex) cands.push_back(static_cast<int>(i));
       if (covered[i] || bucket == "applied") Log(*call, i, bucket, "");
@@ -479,12 +509,15 @@ class Walker {
         }
       }
       frames_.back().push_back(Record{acc.alt, acc.kind, p, facts_.IsTaskId(p), loop_depth_ > 0, dyn_depth,
-                                      dyn_id, static_cast<int>(acc.arg)});
+                                      dyn_id, static_cast<int>(acc.arg), call});
     }
     // 9. attach.
+    if (opts_.sound && touches_manual_dep) {
+      for (Layer& l : layers_) l.sound_no_layer_manual = true;
+    }
     if (!edges.empty()) {
       call->attrs.compiler_manual_dep_edges = edges;
-      call->attrs.scope_candidate = true;
+      call->attrs.scope_candidate = !(opts_.sound && touches_manual_dep);
     }
     if (!cands.empty()) {
       pending_[call] = cands;
@@ -502,6 +535,65 @@ class Walker {
 
   static void AddUnique(std::vector<VarId>* out, VarId v) {
     if (v >= 0 && std::find(out->begin(), out->end(), v) == out->end()) out->push_back(v);
+  }
+
+  // ---- sound mode (AutoDeriveOptions::sound) -----------------------------------------------
+  /// Roots (and MemRef aliases) of every `create(..) manual_dep` in `body`, recursively.
+  void CollectManualDepRoots(const std::vector<Stmt>& body) {
+    for (const Stmt& s : body) {
+      if (s.kind == StmtKind::kAssign && s.expr.kind == ExprKind::kCreate && s.expr.manual_dep) {
+        for (VarId d : s.defs) {
+          if (d < 0) continue;
+          for (const StorageAlt& a : facts_.vars[d].loc) manual_dep_roots_.insert(a.root);
+        }
+      }
+      CollectManualDepRoots(s.body);
+      CollectManualDepRoots(s.else_body);
+    }
+  }
+
+  /// (d) True when `alt` may alias the storage of a manual_dep tensor. O(manual roots).
+  bool TouchesManualDep(const StorageAlt& alt) const {
+    for (VarId r : manual_dep_roots_) {
+      if (facts_.RootsMayAlias(r, alt.root)) return true;
+    }
+    return false;
+  }
+
+  /// (b) After walking a counted loop's body: every pair of records of the body (a record with
+  /// itself included) that alias, overlap and conflict is a hazard between two iterations, which
+  /// the pass never covers with an edge. The calls involved keep their runtime lookups (their
+  /// rewrite candidates and call markers are dropped) and every enclosing layer loses the
+  /// whole-body marker. O(body records^2).
+  void SoundCrossIteration(size_t begin) {
+    std::vector<Record>& recs = frames_.back();
+    std::set<Expr*> involved;
+    for (size_t i = begin; i < recs.size(); ++i) {
+      for (size_t j = i; j < recs.size(); ++j) {
+        const Record& a = recs[i];
+        const Record& b = recs[j];
+        bool conflict = Writes(a.kind) || Writes(b.kind);
+        if (!conflict) continue;
+        if (!facts_.RootsMayAlias(a.alt.root, b.alt.root)) continue;
+        if (!RegionsMayOverlap(a.alt.region, b.alt.region)) continue;
+        involved.insert(a.call);
+        involved.insert(b.call);
+      }
+    }
+    involved.erase(nullptr);
+    if (involved.empty()) return;
+    for (Expr* c : involved) {
+      pending_.erase(c);
+      c->attrs.scope_candidate = false;
+    }
+    for (Layer& l : layers_) l.sound_no_layer_manual = true;
+  }
+
+  /// (c) Once any scope of the function fell back (or a hand function has a call outside any
+  /// scope), those accesses were never seen by the rest of the analysis: drop every rewrite
+  /// candidate and call marker of `body` (edges stay).
+  void SoundStripAfterFallback(std::vector<Stmt>* body) {
+    if (opts_.sound && unseen_accesses_) Strip(body, /*edges=*/false);
   }
 
   // ---- stripping and application ---------------------------------------------------------
@@ -548,6 +640,10 @@ class Walker {
   std::vector<std::pair<int, int>> dyn_stack_;  ///< (id, depth)
   std::set<int> active_dyn_;
   std::map<const Expr*, std::vector<int>> pending_;  ///< transient candidate indices
+  /// Some scope of the function fell back, or a hand function's call outside any scope was
+  /// skipped: accesses the analysis never recorded (sound mode strips rewrites and markers).
+  bool unseen_accesses_ = false;
+  std::set<VarId> manual_dep_roots_;                 ///< sound mode: roots of manual_dep tensors
 };
 
 }  // namespace

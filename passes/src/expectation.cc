@@ -18,6 +18,7 @@ CaseRun RunCase(const Program& prog) {
     if (r.Has("analyze")) opts.analyze_auto_scopes = true;
     if (r.Has("noanalyze")) opts.analyze_auto_scopes = false;
     if (r.Has("debug")) opts.debug_log = true;
+    if (r.Has("sound")) opts.sound = true;
   }
   AutoDeriveTaskDependencies(&run.derived, opts, &run.report);
   run.materialized = run.derived;

@@ -36,6 +36,20 @@ bool RegionIsPrecise(const Region& r) {
          r.kind == RegionKind::kConservative;
 }
 
+bool RegionContains(const Region& outer, const Region& inner) {
+  if (outer.kind == RegionKind::kFull) return true;
+  if (outer.kind != RegionKind::kBox || inner.kind != RegionKind::kBox) return false;
+  size_t rank = outer.offsets.size();
+  if (inner.offsets.size() != rank || outer.shape.size() != rank || inner.shape.size() != rank) return false;
+  for (size_t d = 0; d < rank; ++d) {
+    // 128-bit ends: no int64 box can overflow the comparison.
+    __int128 o_lo = outer.offsets[d], o_hi = o_lo + outer.shape[d];
+    __int128 i_lo = inner.offsets[d], i_hi = i_lo + inner.shape[d];
+    if (i_lo < o_lo || i_hi > o_hi) return false;
+  }
+  return true;
+}
+
 namespace {
 bool PackedStridesMatch(const Type& t) {
   const TensorView& v = *t.view;

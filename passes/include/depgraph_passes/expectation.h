@@ -19,7 +19,8 @@ struct CaseRun {
   AutoDeriveReport report;
 };
 
-/// Runs the pass per `prog.runs` (flags `analyze`, `noanalyze`, `debug`; no run = defaults),
+/// Runs the pass per `prog.runs` (flags `analyze`, `noanalyze`, `debug`, `sound`; no run =
+/// defaults),
 /// then MaterializeRuntimeScopes on a copy. O(pass cost).
 CaseRun RunCase(const Program& prog);
 

@@ -44,6 +44,12 @@ bool RegionsMayOverlap(const Region& a, const Region& b);
 /// True for Full, Box and Conservative (precise enough for a direction rewrite). O(1).
 bool RegionIsPrecise(const Region& r);
 
+/// True when `outer` provably contains all of `inner` on the same root: `outer` is Full, or both
+/// are Boxes of equal rank with `inner` inside `outer` in every dimension. Conservative, Dynamic
+/// and Unknown never prove containment (used by the sound mode of AutoDeriveTaskDependencies).
+/// O(rank).
+bool RegionContains(const Region& outer, const Region& inner);
+
 /// Type classes of spec §1.2.
 enum class ViewClass { kPackedND, kConservativeND, kOther };
 

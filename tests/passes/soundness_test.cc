@@ -1,0 +1,250 @@
+// Sound mode of AutoDeriveTaskDependencies (AutoDeriveOptions::sound, data/passes/README.md
+// "Soundness"): the four unsound programs of data/passes/unsound/ (each a reference twin
+// `uN_*.depir` run with `run analyze` and a sound twin `uN_*_sound.depir` run with
+// `run analyze sound`) are checked with the same evaluator as the reference cases; and over
+// every reference case of data/passes/, sound mode only ever removes rewrites and markers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "depgraph_passes/auto_derive_task_dependencies.h"
+#include "depgraph_passes/depir_parser.h"
+#include "depgraph_passes/depir_printer.h"
+#include "depgraph_passes/expectation.h"
+#include "depgraph_passes/storage_roots.h"
+
+namespace depgraph::passes {
+namespace {
+
+std::string DataDir() { return std::string(DEPGRAPH_SOURCE_DIR) + "/data/passes"; }
+std::string UnsoundDir() { return DataDir() + "/unsound"; }
+
+/// The `.depir` file names directly in `dir`, sorted.
+std::vector<std::string> DepirFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() == ".depir") out.push_back(e.path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Program ParseFileOrDie(const std::string& path) {
+  Program prog;
+  std::string err;
+  EXPECT_TRUE(ParseDepirFile(path, &prog, &err)) << err;
+  return prog;
+}
+
+TEST(SoundnessPrograms, FourReferenceTwinsAndFourSoundTwins) {
+  std::vector<std::string> files = DepirFiles(UnsoundDir());
+  ASSERT_EQ(files.size(), 8u);
+  int sound = 0;
+  for (const std::string& f : files) {
+    if (!EndsWith(f, "_sound.depir")) continue;
+    ++sound;
+    std::string twin = f.substr(0, f.size() - std::string("_sound.depir").size()) + ".depir";
+    EXPECT_TRUE(std::find(files.begin(), files.end(), twin) != files.end()) << f << " has no twin " << twin;
+  }
+  EXPECT_EQ(sound, 4);
+  for (const std::string& f : files) {
+    Program p = ParseFileOrDie(UnsoundDir() + "/" + f);
+    bool wants_sound = EndsWith(f, "_sound.depir");
+    bool has_sound = std::any_of(p.runs.begin(), p.runs.end(), [](const RunDirective& r) { return r.Has("sound"); });
+    EXPECT_EQ(has_sound, wants_sound) << f << ": `run ... sound` exactly in the *_sound twin";
+  }
+}
+
+class UnsoundProgram : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(UnsoundProgram, ExpectationsHold) {
+  const std::string file = GetParam();
+  const std::string path = UnsoundDir() + "/" + file;
+  Program prog;
+  std::string err;
+  ASSERT_TRUE(ParseDepirFile(path, &prog, &err)) << err;
+  ASSERT_FALSE(prog.expects.empty()) << path << ": no expect lines";
+  CaseRun run = RunCase(prog);
+  Program reparsed;
+  std::string text = PrintDepir(run.derived);
+  ASSERT_TRUE(ParseDepir(text, file, &reparsed, &err)) << err << "\n" << text;
+  EXPECT_EQ(PrintDepir(reparsed), text);
+  bool failed = false;
+  for (const ExpectDirective& e : prog.expects) {
+    for (const ExpectFailure& f : EvaluateExpectation(e, run)) {
+      failed = true;
+      ADD_FAILURE() << "case " << path << "\n  expectation: " << f.expectation << "\n  fact: " << f.fact
+                    << "\n  expected: " << f.expected << "\n  actual: " << f.actual;
+    }
+  }
+  if (failed) ADD_FAILURE() << "pass output:\n" << text << "\nmaterialized:\n" << PrintDepir(run.materialized);
+}
+
+std::string CaseName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string n = info.param.substr(0, info.param.find('.'));
+  for (char& c : n) if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Data, UnsoundProgram, ::testing::ValuesIn(DepirFiles(UnsoundDir())), CaseName);
+
+/// Every call expression of `body`, in textual pre-order.
+void CollectCalls(const std::vector<Stmt>& body, std::vector<const Expr*>* out) {
+  for (const Stmt& s : body) {
+    if ((s.kind == StmtKind::kAssign || s.kind == StmtKind::kEval) && s.expr.kind == ExprKind::kCall) {
+      out->push_back(&s.expr);
+    }
+    CollectCalls(s.body, out);
+    CollectCalls(s.else_body, out);
+  }
+}
+
+/// Runs `prog` through the pass with analyze on and the given sound switch.
+Program Derive(const Program& prog, bool sound) {
+  Program out = prog;
+  AutoDeriveOptions opts;
+  opts.analyze_auto_scopes = true;
+  opts.sound = sound;
+  AutoDeriveReport report;
+  AutoDeriveTaskDependencies(&out, opts, &report);
+  return out;
+}
+
+// Sound mode is the reference minus rewrites and markers: the same compiler edges, every
+// direction either the reference's or the original one, markers only where the reference set
+// them.
+TEST(SoundMode, OnlyRemovesRewritesAndMarkersOnEveryReferenceCase) {
+  for (const std::string& f : DepirFiles(DataDir())) {
+    Program original = ParseFileOrDie(DataDir() + "/" + f);
+    Program ref = Derive(original, false);
+    Program snd = Derive(original, true);
+    ASSERT_EQ(ref.functions.size(), snd.functions.size()) << f;
+    for (size_t fi = 0; fi < ref.functions.size(); ++fi) {
+      std::vector<const Expr*> o, r, s;
+      CollectCalls(original.functions[fi].body, &o);
+      CollectCalls(ref.functions[fi].body, &r);
+      CollectCalls(snd.functions[fi].body, &s);
+      ASSERT_EQ(r.size(), s.size()) << f;
+      for (size_t i = 0; i < r.size(); ++i) {
+        EXPECT_EQ(r[i]->attrs.compiler_manual_dep_edges, s[i]->attrs.compiler_manual_dep_edges)
+            << f << " call " << i << " (" << r[i]->callee << ")";
+        EXPECT_TRUE(!s[i]->attrs.scope_candidate || r[i]->attrs.scope_candidate) << f << " call " << i;
+        const auto& od = o[i]->attrs.arg_directions;
+        const auto& rd = r[i]->attrs.arg_directions;
+        const auto& sd = s[i]->attrs.arg_directions;
+        ASSERT_EQ(rd.size(), sd.size()) << f;
+        for (size_t a = 0; a < sd.size(); ++a) {
+          EXPECT_TRUE(sd[a] == rd[a] || sd[a] == od[a]) << f << " call " << i << " arg " << a;
+        }
+      }
+      EXPECT_TRUE(!snd.functions[fi].layer_candidate || ref.functions[fi].layer_candidate) << f;
+    }
+  }
+}
+
+/// Failed facts of `text` (a program with its `run` and `expect` lines), one line each.
+std::string FailedFacts(const std::string& text) {
+  Program p;
+  std::string err;
+  if (!ParseDepir(text, "inline.depir", &p, &err)) return err;
+  CaseRun run = RunCase(p);
+  std::string out;
+  for (const ExpectDirective& e : p.expects) {
+    for (const ExpectFailure& f : EvaluateExpectation(e, run)) {
+      out += f.fact + ": expected " + f.expected + ", actual " + f.actual + "\n";
+    }
+  }
+  return out;
+}
+
+constexpr const char* kLoopMarkerProgram = R"(
+kernel fill(out t: f32[64]) -> t
+kernel mutate(inout x: f32[64]) -> x
+orch main(scratch: f32[64]) {
+  produced = fill(scratch) [oe]
+  for i in range(0, 4) {
+    m = mutate(produced) [inout]
+  }
+  return produced
+}
+)";
+
+// (b), second shape: a loop-body call whose only in-region producer is before the loop gets an
+// edge; the reference rewrites its InOut to OutputExisting and marks it, so the loop body (and
+// the whole body) becomes MANUAL and mutate(k) -> mutate(k+1) is lost. Sound keeps InOut, drops
+// the call marker and the whole-body marker, and keeps the edge.
+TEST(SoundMode, LoopCallWithCrossIterationHazardKeepsInOutAndStaysAuto) {
+  EXPECT_EQ(FailedFacts(std::string(kLoopMarkerProgram) +
+                        "run analyze\n"
+                        "expect mutate#1 edges=[produced] dirs=[oe] mark\n"
+                        "expect func main layer_manual\n"
+                        "expect mat main \"MANUAL{ fill range{ mutate } }\"\n"),
+            "");
+  EXPECT_EQ(FailedFacts(std::string(kLoopMarkerProgram) +
+                        "run analyze sound\n"
+                        "expect mutate#1 edges=[produced] dirs=[inout] nomark\n"
+                        "expect func main no_layer_manual\n"
+                        "expect mat main \"AUTO{ fill range{ AUTO{ mutate } } }\"\n"),
+            "");
+}
+
+constexpr const char* kT23Program = R"(
+kernel fill(out t: f32[32]) -> t
+kernel consume(in x: f32[32]) -> x
+orch main(scratch: f32[64]) hand {
+  scope auto {
+    left = slice(scratch, [32], [0])
+    mid = slice(scratch, [32], [16])
+    _produced, producer_tid = submit fill(left) [oe]
+    out, _ = submit consume(mid) [in]
+  }
+  return out
+}
+)";
+
+// (a) alone, on T23 itself: the read [16,48) is only partly written by the covered producer
+// [0,32) (the rest may have been written before the function), so sound mode keeps Input; the
+// edge and the call marker stay.
+TEST(SoundMode, PartlyCoveredReadKeepsInput) {
+  EXPECT_EQ(FailedFacts(std::string(kT23Program) +
+                        "run analyze\n"
+                        "expect consume#1 edges=[producer_tid] dirs=[nodep] mark\n"),
+            "");
+  EXPECT_EQ(FailedFacts(std::string(kT23Program) +
+                        "run analyze sound debug\n"
+                        "expect consume#1 edges=[producer_tid] dirs=[in] mark\n"
+                        "expect scope#1 auto nofallback\n"
+                        "expect stderr \"call=consume arg_index=0 bucket=sound_partial_cover\"\n"),
+            "");
+}
+
+TEST(RegionContains, FullBoxAndImpreciseRegions) {
+  Region full;
+  Region box0_32{RegionKind::kBox, {0}, {32}};
+  Region box16_32{RegionKind::kBox, {16}, {32}};
+  Region box8_8{RegionKind::kBox, {8}, {8}};
+  Region cons{RegionKind::kConservative, {}, {}};
+  EXPECT_TRUE(RegionContains(full, box16_32));
+  EXPECT_TRUE(RegionContains(full, cons));
+  EXPECT_TRUE(RegionContains(box0_32, box8_8));
+  EXPECT_FALSE(RegionContains(box0_32, box16_32));  // the T23 read [16,48) vs write [0,32)
+  EXPECT_FALSE(RegionContains(box0_32, full));
+  EXPECT_FALSE(RegionContains(cons, box8_8));
+  EXPECT_FALSE(RegionContains(box0_32, cons));
+}
+
+// The default options are the reference: sound is off unless asked for.
+TEST(SoundMode, OffByDefault) {
+  AutoDeriveOptions opts;
+  EXPECT_FALSE(opts.sound);
+}
+
+}  // namespace
+}  // namespace depgraph::passes
