@@ -102,17 +102,12 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
   DepirRunOptions options;
   options.entry = args.entry;
   options.filename = args.input;
-  for (const std::string& set : args.sets) {
-    std::string name, error;
-    int64_t value = 0;
-    if (!ParseSetBinding(set, &name, &value, &error)) {
-      err << "error: " << error << "\n";
-      return 2;
-    }
-    options.sets[name] = value;
+  std::string error;
+  if (!ParseSetBindings(args.sets, &options.sets, &error)) {
+    err << "error: " << error << "\n";
+    return 2;
   }
   passes::Program original;
-  std::string error;
   if (!passes::ParseDepirFile(args.input, &original, &error)) {
     err << "error: " << error << "\n";
     return 1;

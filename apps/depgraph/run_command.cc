@@ -66,21 +66,27 @@ bool ParseSetBinding(const std::string& text, std::string* name, int64_t* value,
   return true;
 }
 
+bool ParseSetBindings(const std::vector<std::string>& texts, std::map<std::string, int64_t>* values,
+                      std::string* error) {
+  for (const std::string& text : texts) {
+    std::string name;
+    int64_t value = 0;
+    if (!ParseSetBinding(text, &name, &value, error)) return false;
+    (*values)[name] = value;
+  }
+  return true;
+}
+
 int RunDepirCommand(const RunCommandArgs& args, std::ostream& out, std::ostream& err) {
   DepirRunOptions options;
   options.entry = args.entry;
   options.filename = args.input;
-  for (const std::string& set : args.sets) {
-    std::string name, error;
-    int64_t value = 0;
-    if (!ParseSetBinding(set, &name, &value, &error)) {
-      err << "error: " << error << "\n";
-      return 2;
-    }
-    options.sets[name] = value;
+  std::string error;
+  if (!ParseSetBindings(args.sets, &options.sets, &error)) {
+    err << "error: " << error << "\n";
+    return 2;
   }
   passes::Program program;
-  std::string error;
   if (!passes::ParseDepirFile(args.input, &program, &error)) {
     err << "error: " << error << "\n";
     return 1;

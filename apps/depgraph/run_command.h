@@ -2,6 +2,8 @@
 // name map (kernel names).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -28,5 +30,9 @@ int RunDepirCommand(const RunCommandArgs& args, std::ostream& out, std::ostream&
 /// False with *error on a malformed binding. O(text).
 bool ParseSetBinding(const std::string& text, std::string* name, int64_t* value,
                      std::string* error);
+/// Parses every `--set` binding into *values (a later binding of a name wins). False with
+/// *error at the first malformed one. O(total text).
+bool ParseSetBindings(const std::vector<std::string>& texts, std::map<std::string, int64_t>* values,
+                      std::string* error);
 
 }  // namespace depgraph
