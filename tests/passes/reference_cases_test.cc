@@ -13,20 +13,14 @@
 #include "depgraph_passes/depir_parser.h"
 #include "depgraph_passes/depir_printer.h"
 #include "depgraph_passes/expectation.h"
+#include "case_runner.h"
 
 namespace depgraph::passes {
 namespace {
 
-std::string CaseDir() { return std::string(DEPGRAPH_SOURCE_DIR) + "/data/passes"; }
+std::string CaseDir() { return PassesDataDir(); }
 
-std::vector<std::string> CaseFiles() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(CaseDir())) {
-    if (e.path().extension() == ".depir") out.push_back(e.path().filename().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<std::string> CaseFiles() { return DepirFiles(CaseDir()); }
 
 /// KNOWN_FAILING: "file.depir  reason..." per line; '#' lines and blank lines ignored.
 std::map<std::string, std::string> KnownFailing() {
@@ -54,46 +48,21 @@ class ReferenceCase : public ::testing::TestWithParam<std::string> {};
 TEST_P(ReferenceCase, ExpectationsHold) {
   const std::string file = GetParam();
   const std::string path = CaseDir() + "/" + file;
-  Program prog;
+  CaseOutcome outcome;
   std::string err;
-  ASSERT_TRUE(ParseDepirFile(path, &prog, &err)) << err;
-  ASSERT_FALSE(prog.expects.empty()) << path << ": no expect lines";
-  CaseRun run = RunCase(prog);
-  // The transformed program must print and parse back unchanged.
-  Program reparsed;
-  std::string text = PrintDepir(run.derived);
-  ASSERT_TRUE(ParseDepir(text, file, &reparsed, &err)) << err << "\n" << text;
-  EXPECT_EQ(PrintDepir(reparsed), text);
-  Program remat;
-  std::string mat_text = PrintDepir(run.materialized);
-  ASSERT_TRUE(ParseDepir(mat_text, file, &remat, &err)) << err << "\n" << mat_text;
-  EXPECT_EQ(PrintDepir(remat), mat_text);
-
-  std::vector<ExpectFailure> failures;
-  for (const ExpectDirective& e : prog.expects) {
-    for (ExpectFailure& f : EvaluateExpectation(e, run)) failures.push_back(std::move(f));
-  }
+  ASSERT_TRUE(RunCaseFile(path, &outcome, &err)) << err;
   auto known = KnownFailing();
   auto it = known.find(file);
   if (it != known.end()) {
-    EXPECT_FALSE(failures.empty()) << path << " now passes: remove it from data/passes/KNOWN_FAILING ("
-                                   << it->second << ")";
+    EXPECT_FALSE(outcome.failures.empty())
+        << path << " now passes: remove it from data/passes/KNOWN_FAILING (" << it->second << ")";
     return;
   }
-  for (const ExpectFailure& f : failures) {
-    ADD_FAILURE() << "case " << path << "\n  expectation: " << f.expectation << "\n  fact: " << f.fact
-                  << "\n  expected: " << f.expected << "\n  actual: " << f.actual;
-  }
-  if (!failures.empty()) ADD_FAILURE() << "pass output:\n" << text;
+  for (const ExpectFailure& f : outcome.failures) ADD_FAILURE() << DescribeFailure(path, f);
+  if (!outcome.failures.empty()) ADD_FAILURE() << "pass output:\n" << outcome.derived_text;
 }
 
-std::string CaseName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string n = info.param.substr(0, info.param.find('.'));
-  for (char& c : n) if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-  return n;
-}
-
-INSTANTIATE_TEST_SUITE_P(Data, ReferenceCase, ::testing::ValuesIn(CaseFiles()), CaseName);
+INSTANTIATE_TEST_SUITE_P(Data, ReferenceCase, ::testing::ValuesIn(CaseFiles()), CaseTestName);
 
 }  // namespace
 }  // namespace depgraph::passes

@@ -15,22 +15,13 @@
 #include "depgraph_passes/depir_printer.h"
 #include "depgraph_passes/expectation.h"
 #include "depgraph_passes/storage_roots.h"
+#include "case_runner.h"
 
 namespace depgraph::passes {
 namespace {
 
-std::string DataDir() { return std::string(DEPGRAPH_SOURCE_DIR) + "/data/passes"; }
+std::string DataDir() { return PassesDataDir(); }
 std::string UnsoundDir() { return DataDir() + "/unsound"; }
-
-/// The `.depir` file names directly in `dir`, sorted.
-std::vector<std::string> DepirFiles(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() == ".depir") out.push_back(e.path().filename().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -65,35 +56,18 @@ TEST(SoundnessPrograms, FourReferenceTwinsAndFourSoundTwins) {
 class UnsoundProgram : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(UnsoundProgram, ExpectationsHold) {
-  const std::string file = GetParam();
-  const std::string path = UnsoundDir() + "/" + file;
-  Program prog;
+  const std::string path = UnsoundDir() + "/" + GetParam();
+  CaseOutcome outcome;
   std::string err;
-  ASSERT_TRUE(ParseDepirFile(path, &prog, &err)) << err;
-  ASSERT_FALSE(prog.expects.empty()) << path << ": no expect lines";
-  CaseRun run = RunCase(prog);
-  Program reparsed;
-  std::string text = PrintDepir(run.derived);
-  ASSERT_TRUE(ParseDepir(text, file, &reparsed, &err)) << err << "\n" << text;
-  EXPECT_EQ(PrintDepir(reparsed), text);
-  bool failed = false;
-  for (const ExpectDirective& e : prog.expects) {
-    for (const ExpectFailure& f : EvaluateExpectation(e, run)) {
-      failed = true;
-      ADD_FAILURE() << "case " << path << "\n  expectation: " << f.expectation << "\n  fact: " << f.fact
-                    << "\n  expected: " << f.expected << "\n  actual: " << f.actual;
-    }
+  ASSERT_TRUE(RunCaseFile(path, &outcome, &err)) << err;
+  for (const ExpectFailure& f : outcome.failures) ADD_FAILURE() << DescribeFailure(path, f);
+  if (!outcome.failures.empty()) {
+    ADD_FAILURE() << "pass output:\n" << outcome.derived_text << "\nmaterialized:\n"
+                  << PrintDepir(outcome.run.materialized);
   }
-  if (failed) ADD_FAILURE() << "pass output:\n" << text << "\nmaterialized:\n" << PrintDepir(run.materialized);
 }
 
-std::string CaseName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string n = info.param.substr(0, info.param.find('.'));
-  for (char& c : n) if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-  return n;
-}
-
-INSTANTIATE_TEST_SUITE_P(Data, UnsoundProgram, ::testing::ValuesIn(DepirFiles(UnsoundDir())), CaseName);
+INSTANTIATE_TEST_SUITE_P(Data, UnsoundProgram, ::testing::ValuesIn(DepirFiles(UnsoundDir())), CaseTestName);
 
 /// Every call expression of `body`, in textual pre-order.
 void CollectCalls(const std::vector<Stmt>& body, std::vector<const Expr*>* out) {
