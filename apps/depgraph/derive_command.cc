@@ -100,18 +100,11 @@ int RunDeriveCommand(const DeriveArgs& args, std::ostream& out, std::ostream& er
 
 int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err) {
   DepirRunOptions options;
-  options.entry = args.entry;
-  options.filename = args.input;
-  std::string error;
-  if (!ParseSetBindings(args.sets, &options.sets, &error)) {
-    err << "error: " << error << "\n";
-    return 2;
-  }
   passes::Program original;
-  if (!passes::ParseDepirFile(args.input, &original, &error)) {
-    err << "error: " << error << "\n";
-    return 1;
+  if (int code = PrepareDepirRun(args.input, args.entry, args.sets, &options, &original, err)) {
+    return code;
   }
+  std::string error;
   passes::Program compiled = original;
   Derive(&compiled, /*analyze=*/true, /*materialize=*/true, args.sound, nullptr);
 

@@ -77,20 +77,30 @@ bool ParseSetBindings(const std::vector<std::string>& texts, std::map<std::strin
   return true;
 }
 
-int RunDepirCommand(const RunCommandArgs& args, std::ostream& out, std::ostream& err) {
-  DepirRunOptions options;
-  options.entry = args.entry;
-  options.filename = args.input;
+int PrepareDepirRun(const std::string& input, const std::string& entry,
+                    const std::vector<std::string>& sets, DepirRunOptions* options,
+                    passes::Program* program, std::ostream& err) {
+  options->entry = entry;
+  options->filename = input;
   std::string error;
-  if (!ParseSetBindings(args.sets, &options.sets, &error)) {
+  if (!ParseSetBindings(sets, &options->sets, &error)) {
     err << "error: " << error << "\n";
     return 2;
   }
-  passes::Program program;
-  if (!passes::ParseDepirFile(args.input, &program, &error)) {
+  if (!passes::ParseDepirFile(input, program, &error)) {
     err << "error: " << error << "\n";
     return 1;
   }
+  return 0;
+}
+
+int RunDepirCommand(const RunCommandArgs& args, std::ostream& out, std::ostream& err) {
+  DepirRunOptions options;
+  passes::Program program;
+  if (int code = PrepareDepirRun(args.input, args.entry, args.sets, &options, &program, err)) {
+    return code;
+  }
+  std::string error;
   shim::ShimConfig config;
   config.flavor = args.host_build_graph ? shim::RuntimeFlavor::kHostBuildGraph
                                         : shim::RuntimeFlavor::kTensormapRingbuffer;

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "depgraph_passes/ir.h"
+#include "depir_interpreter.h"
+
 namespace depgraph {
 
 /// Arguments of `depgraph run`.
@@ -34,5 +37,12 @@ bool ParseSetBinding(const std::string& text, std::string* name, int64_t* value,
 /// *error at the first malformed one. O(total text).
 bool ParseSetBindings(const std::vector<std::string>& texts, std::map<std::string, int64_t>* values,
                       std::string* error);
+
+/// The common start of `run` and `check`: fills *options from the entry name and the `--set`
+/// bindings and parses the program. Returns 0 on success, else the exit code (2 malformed
+/// `--set`, 1 unreadable or invalid program) after a one-line message on `err`.
+int PrepareDepirRun(const std::string& input, const std::string& entry,
+                    const std::vector<std::string>& sets, DepirRunOptions* options,
+                    passes::Program* program, std::ostream& err);
 
 }  // namespace depgraph

@@ -166,33 +166,7 @@ TEST_F(HbgReal, VectorExampleMatchesTheRealCapture) {
 TEST_F(HbgReal, DepGenVectorExampleMatchesTheRealCapture) {
   // The tensormap_and_ringbuffer vector_example run on host_build_graph: one ring.
   StartAt(140320714003456);
-  ChipTensor a = External(372077824, {16384});
-  ChipTensor b = External(372143488, {16384});
-  ChipTensor f = External(372910000, {16384});
-  TensorCreateInfo ci = CreateInfo({16384});
-  CoreTaskArgs args0;
-  args0.add_input(a, b);
-  args0.add_output(ci);
-  TaskOutputTensors t0 = rt_submit_aiv_task(0, args0);
-  const ChipTensor& c = t0.get_ref(0);
-  PTO2_SCOPE() {
-    CoreTaskArgs args1;
-    args1.add_input(c);
-    args1.add_output(ci);
-    TaskOutputTensors t1 = rt_submit_aiv_task(1, args1);
-    CoreTaskArgs args2;
-    args2.add_input(c);
-    args2.add_output(ci);
-    TaskOutputTensors t2 = rt_submit_aiv_task(1, args2);
-    CoreTaskArgs args3;
-    args3.add_input(t1.get_ref(0), t2.get_ref(0));
-    args3.add_output(ci);
-    TaskOutputTensors t3 = rt_submit_aiv_task(2, args3);
-    CoreTaskArgs args4;
-    args4.add_input(t3.get_ref(0), c);
-    args4.add_output(f);
-    rt_submit_aiv_task(0, args4);
-  }
+  SubmitVectorExample(372077824, 372143488, 372910000);
   const std::string expected =
       ReadSourceFile("data/real/hbg_dep_gen_vector_example/default/deps.json");
   ASSERT_FALSE(expected.empty());

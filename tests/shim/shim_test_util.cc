@@ -93,4 +93,37 @@ std::string ReadSourceFile(const std::string& relative_path) {
   return text.str();
 }
 
+void SubmitVectorExample(uint64_t a_addr, uint64_t b_addr, uint64_t f_addr) {
+  ChipTensor a = External(a_addr, {16384});
+  ChipTensor b = External(b_addr, {16384});
+  ChipTensor f = External(f_addr, {16384});
+  TensorCreateInfo ci = CreateInfo({16384});
+  CoreTaskArgs args0;
+  args0.add_input(a, b);
+  args0.add_output(ci);
+  TaskOutputTensors t0 = rt_submit_aiv_task(0, args0);
+  const ChipTensor& c = t0.get_ref(0);
+  PTO2_SCOPE() {
+    CoreTaskArgs args1;
+    args1.add_input(c);
+    args1.add_output(ci);
+    args1.add_scalar(1.0f, 3);
+    TaskOutputTensors t1 = rt_submit_aiv_task(1, args1);
+    CoreTaskArgs args2;
+    args2.add_input(c);
+    args2.add_output(ci);
+    args2.add_scalar(2.0f, 3);
+    TaskOutputTensors t2 = rt_submit_aiv_task(1, args2);
+    CoreTaskArgs args3;
+    args3.add_input(t1.get_ref(0), t2.get_ref(0));
+    args3.add_output(ci);
+    args3.add_scalar(3);
+    TaskOutputTensors t3 = rt_submit_aiv_task(2, args3);
+    CoreTaskArgs args4;
+    args4.add_input(t3.get_ref(0), c);
+    args4.add_output(f);
+    rt_submit_aiv_task(0, args4);
+  }
+}
+
 }  // namespace shim_test

@@ -59,6 +59,10 @@ TensorCreateInfo CreateInfo(std::initializer_list<uint32_t> shapes,
 ChipTensor View(const ChipTensor& t, std::initializer_list<uint32_t> shapes,
                 std::initializer_list<uint32_t> offsets, bool manual_dep = false);
 
+/// Submits the vector_example orchestration of runtime.md §8 through the API: entry tensors
+/// a, b, f (FLOAT32[16384]) at the given addresses; T0 outside, T1..T4 inside one scope.
+void SubmitVectorExample(uint64_t a_addr, uint64_t b_addr, uint64_t f_addr);
+
 /// Content of a file under the source tree ("" if unreadable).
 std::string ReadSourceFile(const std::string& relative_path);
 
