@@ -1,6 +1,9 @@
 // `depgraph derive` and `depgraph check` on reference programs from data/passes.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+
 #include "test_util.h"
 
 namespace depgraph {
@@ -34,7 +37,7 @@ TEST(CheckCommand, FlagsTheLoopMadeManualAroundCrossIterationHazards) {  // spec
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("ordering lost: (0, 0) fill -> (0, 1) fill"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("hazard left unordered: RAW"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("result: 3 ordering(s) lost, 3 hazard(s) left unordered -- FAIL"),
+  EXPECT_NE(r.out.find("result: 3 ordering(s) lost, 0 buffer retention(s) lost, 3 hazard(s) left unordered -- FAIL"),
             std::string::npos);
 }
 
@@ -42,17 +45,63 @@ TEST(CheckCommand, SoundModeClosesTheGapsOfTheReferencePass) {  // spec §3.4
   for (const std::string program :
        {std::string(kT34), std::string("data/passes/unsound/u1_partial_cover_read.depir"),
         std::string("data/passes/unsound/u2_loop_manual_body.depir"),
-        std::string("data/passes/unsound/u3_nodep_past_fallback.depir")}) {
+        std::string("data/passes/unsound/u3_nodep_past_fallback.depir"),
+        std::string("data/passes/unsound/u4_manual_dep.depir")}) {
     EXPECT_EQ(Depgraph("check " + program).exit_code, 3) << program;
     testing::CommandResult sound = Depgraph("check --sound " + program);
     EXPECT_EQ(sound.exit_code, 0) << program << "\n" << sound.out << sound.err;
   }
 }
 
+// The manual_dep gap: the runtime orders m's users only through creator retention of m's
+// allocation; the body made MANUAL drops it, so nothing keeps m's buffer alive.
+TEST(CheckCommand, FlagsTheBufferRetentionAManualBodyDrops) {
+  testing::CommandResult r = Depgraph("check data/passes/unsound/u4_manual_dep.depir");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("retention lost: alloc (0, 0) (create #1) -> (0, 1) fill"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("retention lost: alloc (0, 0) (create #1) -> (0, 2) consume"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("result: 0 ordering(s) lost, 2 buffer retention(s) lost, 0 hazard(s)"),
+            std::string::npos) << r.out;
+}
+
+// The edge after a dynamic `parallel` loop names its last iteration only (T40): the reference
+// rewrites the consumer to NoDep and makes the body MANUAL, losing fill(i < last) -> consume.
+TEST(CheckCommand, FlagsTheLastIterationSummaryOfAParallelLoop) {
+  const std::string t40 =
+      "data/passes/t40_dynamic_parallel_tensor_carrier_exports_summary_edge.depir --set n_steps=3";
+  testing::CommandResult r = Depgraph("check " + t40);
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("ordering lost: (0, 0) fill -> (0, 3) consume"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ordering lost: (0, 1) fill -> (0, 3) consume"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("ordering lost: (0, 2) fill"), std::string::npos) << r.out;
+  EXPECT_EQ(Depgraph("check --sound " + t40).exit_code, 0);
+}
+
+// The acceptance: with --sound, `check` passes on every program of data/passes/ and
+// data/passes/unsound/ (one binding set gives every free name a value; unused ones are ignored).
+TEST(CheckCommand, SoundModePassesEveryProgram) {
+  std::string sets =
+      " --set n=4 --set cond=true --set c=2 --set m=4 --set k=2 --set n_steps=3 --set offset=8";
+  for (int i = 0; i <= 8; ++i) sets += " --set c" + std::to_string(i) + "=true";
+  int programs = 0;
+  for (const char* dir : {"data/passes", "data/passes/unsound"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(testing::SourceDir() + "/" + dir)) {
+      if (entry.path().extension() != ".depir") continue;
+      ++programs;
+      const std::string program = std::string(dir) + "/" + entry.path().filename().string();
+      testing::CommandResult r = Depgraph("check --sound " + program + sets);
+      EXPECT_EQ(r.exit_code, 0) << program << "\n" << r.out << r.err;
+    }
+  }
+  EXPECT_EQ(programs, 73 + 8);
+}
+
 TEST(CheckCommand, PassesWhenCompilerEdgesCoverEveryHazard) {
   testing::CommandResult r = Depgraph(std::string("check ") + kT02);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("result: 0 ordering(s) lost, 0 hazard(s) left unordered -- ok"),
+  EXPECT_NE(r.out.find("result: 0 ordering(s) lost, 0 buffer retention(s) lost, 0 hazard(s) left unordered -- ok"),
             std::string::npos);
 }
 

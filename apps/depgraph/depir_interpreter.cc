@@ -115,8 +115,8 @@ void CollectDynamicOps(const std::vector<Stmt>& body, std::vector<std::string>* 
 class Interpreter {
  public:
   Interpreter(const Program& program, const DepirRunOptions& options,
-              shim::ShimRuntime* runtime)
-      : program_(program), options_(options), rt_(runtime) {
+              shim::ShimRuntime* runtime, DepirRunTrace* trace)
+      : program_(program), options_(options), rt_(runtime), trace_(trace) {
     for (const auto& [id, name] : DepirKernelNames(program)) {
       if (id >= static_cast<int32_t>(program.kernels.size())) dynamic_ids_[name] = id;
     }
@@ -503,6 +503,7 @@ class Interpreter {
                               ToDataType(e.dtype), e.manual_dep);
         const TaskOutputTensors out = alloc_tensors(info);
         CheckFatal("create");
+        if (trace_ != nullptr) trace_->allocations.push_back(out.task_id().raw);
         return {Value::Tensor(out.get_ref(0))};
       }
       case ExprKind::kDynamic:
@@ -718,6 +719,7 @@ class Interpreter {
   const Program& program_;
   const DepirRunOptions& options_;
   shim::ShimRuntime* rt_;
+  DepirRunTrace* trace_;  ///< optional: receives the allocation ids
   std::unordered_map<std::string, int32_t> dynamic_ids_;
   std::map<std::string, std::pair<uint64_t, uint64_t>> memref_base_;  // base -> (addr, bytes)
   std::string current_fn_;
@@ -743,7 +745,7 @@ std::vector<std::pair<int32_t, std::string>> DepirKernelNames(const Program& pro
 }
 
 bool RunDepirOnShim(const Program& program, const DepirRunOptions& options,
-                    shim::ShimRuntime* runtime, std::string* err) {
+                    shim::ShimRuntime* runtime, std::string* err, DepirRunTrace* trace) {
   const std::string prefix = options.filename.empty() ? "" : options.filename + ": ";
   const Function* entry = nullptr;
   if (!options.entry.empty()) {
@@ -757,7 +759,7 @@ bool RunDepirOnShim(const Program& program, const DepirRunOptions& options,
     return false;
   }
   runtime->Bind();
-  Interpreter interp(program, options, runtime);
+  Interpreter interp(program, options, runtime, trace);
   bool ok = true;
   try {
     interp.Run(*entry);

@@ -27,6 +27,13 @@ struct DepirRunOptions {
   std::string filename;
 };
 
+/// What a run did besides the capture, for checks that compare two runs.
+struct DepirRunTrace {
+  /// Raw task ids of the `alloc_tensors` calls (one per executed `create`), in call order.
+  /// Allocation tasks never appear in tasks[], so this is how two runs' allocations match up.
+  std::vector<uint64_t> allocations;
+};
+
 /// Callable id -> name of every task kind the program can submit: kernels by their index in
 /// the program, then each distinct `dynamic` op (e.g. "gather") in program order.
 /// O(program).
@@ -37,8 +44,9 @@ std::vector<std::pair<int32_t, std::string>> DepirKernelNames(const passes::Prog
 /// branches and while trip counts taken from `options.sets`), closes the scope and unbinds.
 /// Returns false with a one-line `*err` ("<file>: <function>: <message>") on an unbound name,
 /// a shape mismatch, a malformed program or a fatal shim error; the runtime's capture is then
-/// incomplete and must not be written. Cost: O(executed statements x submit cost).
+/// incomplete and must not be written. When `trace` is given it receives the allocations.
+/// Cost: O(executed statements x submit cost).
 bool RunDepirOnShim(const passes::Program& program, const DepirRunOptions& options,
-                    shim::ShimRuntime* runtime, std::string* err);
+                    shim::ShimRuntime* runtime, std::string* err, DepirRunTrace* trace = nullptr);
 
 }  // namespace depgraph

@@ -14,6 +14,7 @@
 #include "depgraph_passes/depir_parser.h"
 #include "depgraph_passes/depir_printer.h"
 #include "depgraph_passes/materialize_runtime_scopes.h"
+#include "buffer_retention.h"
 #include "depgraph_shim/shim_runtime.h"
 #include "depir_interpreter.h"
 #include "run_command.h"
@@ -37,9 +38,9 @@ void Derive(passes::Program* program, bool analyze, bool materialize, bool sound
 
 // Interprets `program` on a fresh shim and loads the captured deps.json.
 bool Capture(const passes::Program& program, const DepirRunOptions& options,
-             const std::string& label, DepGraph* graph, std::string* err) {
+             const std::string& label, DepGraph* graph, DepirRunTrace* trace, std::string* err) {
   shim::ShimRuntime runtime{shim::ShimConfig{}};
-  if (!RunDepirOnShim(program, options, &runtime, err)) return false;
+  if (!RunDepirOnShim(program, options, &runtime, err, trace)) return false;
   std::ostringstream text;
   if (!runtime.WriteDepsJson(text)) {
     *err = label + ": could not write deps.json";
@@ -109,8 +110,11 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
   Derive(&compiled, /*analyze=*/true, /*materialize=*/true, args.sound, nullptr);
 
   DepGraph runtime_graph, compiled_graph;
-  if (!Capture(original, options, args.input + " (runtime)", &runtime_graph, &error) ||
-      !Capture(compiled, options, args.input + " (compiled)", &compiled_graph, &error)) {
+  DepirRunTrace runtime_trace, compiled_trace;
+  if (!Capture(original, options, args.input + " (runtime)", &runtime_graph, &runtime_trace,
+               &error) ||
+      !Capture(compiled, options, args.input + " (compiled)", &compiled_graph, &compiled_trace,
+               &error)) {
     err << "error: " << error << "\n";
     return 1;
   }
@@ -143,26 +147,33 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
   out << "runtime graph: " << runtime_graph.tasks.size() << " tasks, "
       << runtime_graph.pairs.size() << " pairs; compiled graph: " << compiled_graph.tasks.size()
       << " tasks, " << compiled_graph.pairs.size() << " pairs\n";
-  if (diff.task_sets_differ) {
-    out << "warning: the two runs submitted different task sets (" << diff.only_in_a.size()
-        << " only in the runtime run, " << diff.only_in_b.size() << " only in the compiled run)\n";
+  if (runtime_graph.tasks.size() != compiled_graph.tasks.size() ||
+      runtime_trace.allocations.size() != compiled_trace.allocations.size()) {
+    out << "warning: the two runs submitted different work (" << runtime_graph.tasks.size()
+        << " tasks and " << runtime_trace.allocations.size() << " allocations vs "
+        << compiled_graph.tasks.size() << " and " << compiled_trace.allocations.size() << ")\n";
   }
   const bool rings = runtime_graph.UsesRings() || compiled_graph.UsesRings();
-  size_t lost = 0, lifetime_only = 0;
+  size_t lost = 0, retention_lost = 0;
   for (const DiffPair& pair : diff.orderings_lost) {
-    if (pair.pred_is_alloc) {
-      ++lifetime_only;
-      continue;
-    }
+    // Orderings from allocations carry only buffer lifetime; they are judged below, with the
+    // allocations matched by call order rather than by their (scope-dependent) ids.
+    if (pair.pred_is_alloc) continue;
     ++lost;
     out << "ordering lost: " << FormatTaskId(pair.a_pred, rings) << " "
         << KernelOfId(runtime_graph, names, pair.a_pred) << " -> "
         << FormatTaskId(pair.a_succ, rings) << " " << KernelOfId(runtime_graph, names, pair.a_succ)
         << " (runtime orders them; the compiled program does not)\n";
   }
-  if (lifetime_only > 0) {
-    out << "note: " << lifetime_only
-        << " lost ordering(s) from allocation tasks only keep buffers alive (not counted)\n";
+  for (const LostRetention& r : CompareBufferRetention(runtime_graph, runtime_trace.allocations,
+                                                       compiled_graph,
+                                                       compiled_trace.allocations)) {
+    ++retention_lost;
+    out << "retention lost: alloc " << FormatTaskId(r.ref_allocation, rings) << " (create #"
+        << r.allocation + 1 << ") -> " << FormatTaskId(r.ref_user, rings) << " "
+        << KernelName(runtime_graph, names, r.user_task)
+        << " (the runtime keeps the buffer alive until this task ends; in the compiled program "
+           "nothing does, so it may be reclaimed while the task runs)\n";
   }
   size_t hazards = 0;
   for (const Race& race : compiled_audit.races.races) {
@@ -178,9 +189,11 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
         << race.second.arg_idx << ", bytes [0x" << std::hex << race.begin << ", 0x" << race.end
         << std::dec << ")" << (race.approximate ? " (approximate)" : "") << "\n";
   }
-  out << "result: " << lost << " ordering(s) lost, " << hazards << " hazard(s) left unordered"
-      << ((lost + hazards) ? " -- FAIL\n" : " -- ok\n");
-  return (lost + hazards) ? 3 : 0;
+  const size_t failures = lost + retention_lost + hazards;
+  out << "result: " << lost << " ordering(s) lost, " << retention_lost
+      << " buffer retention(s) lost, " << hazards << " hazard(s) left unordered"
+      << (failures ? " -- FAIL\n" : " -- ok\n");
+  return failures ? 3 : 0;
 }
 
 }  // namespace depgraph

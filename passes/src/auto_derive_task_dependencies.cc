@@ -38,6 +38,10 @@ struct Record {
   int dyn_id = 0;
   int arg_index = 0;
   Expr* call = nullptr;  ///< the recording call (sound mode: cross-iteration hazards)
+  /// A write whose producer was re-expressed as a loop return var although the runtime does
+  /// not chain the loop's iterations (a dynamic parallel summary, or a fixed-trip loop whose
+  /// write is not InOut): the edge names the last iteration only (sound mode (e)).
+  bool last_iteration_only = false;
 };
 
 /// One analysis layer (a region or the container).
@@ -49,7 +53,7 @@ struct Layer {
   int task_call_count = 0;
   bool layer_unsupported = false;
   /// Sound mode: a loop in it has uncovered cross-iteration hazards (b) or a call in it touches a
-  /// manual_dep tensor (d): no whole-body MANUAL marker.
+  /// created (runtime-allocated) tensor (d): no whole-body MANUAL marker.
   bool sound_no_layer_manual = false;
 };
 
@@ -69,7 +73,7 @@ class Walker {
  public:
   Walker(const Program& prog, Function* fn, const AutoDeriveOptions& opts, AutoDeriveReport* report)
       : fn_(fn), opts_(opts), report_(report), facts_(ComputeFunctionFacts(prog, *fn)) {
-    if (opts_.sound) CollectManualDepRoots(fn_->body);
+    if (opts_.sound) CollectCreatedRoots(fn_->body);
   }
 
   void Run() {
@@ -260,11 +264,15 @@ class Walker {
       auto table = RemapTable(*s);
       for (Record& r : frames_.back()) {
         if (!r.dynamic_producer || r.producer < 0) continue;
+        // (e) Iterations are chained at runtime only through InOut lookups of the write.
+        const bool unchained = trip > 1 && Writes(r.kind) && r.call != nullptr &&
+                               r.call->attrs.arg_directions[static_cast<size_t>(r.arg_index)] != ArgDir::kInOut;
         auto it = table.find(r.producer);
         if (it != table.end()) {
           r.producer = it->second.target;
           r.direct = facts_.IsTaskId(r.producer);
           r.dynamic_producer = !it->second.direct && r.dyn_depth > depth;
+          r.last_iteration_only = r.last_iteration_only || unchained;
           continue;
         }
         VarId cover = CoveringReturnVar(*s, r.alt);
@@ -272,6 +280,7 @@ class Walker {
           r.producer = cover;
           r.direct = false;
           r.dynamic_producer = r.dyn_depth > depth;
+          r.last_iteration_only = r.last_iteration_only || unchained;
         }
       }
       return;
@@ -286,6 +295,7 @@ class Walker {
         r.dynamic_producer = false;
         r.dyn_id = 0;
         r.dyn_depth = 0;
+        if (Writes(r.kind)) r.last_iteration_only = true;  // (e) parallel iterations are independent
       }
     }
   }
@@ -393,16 +403,21 @@ class Walker {
     std::vector<VarId> edges;
     std::map<size_t, bool> covered, blocked, imprecise;
     // Sound mode: per argument, whether some access alternative is not contained in a covered
-    // prior write (a); and whether the call touches a manual_dep tensor (d).
+    // prior write (a); and whether the call touches a created tensor, manual_dep or not (d).
     std::map<size_t, bool> partly_uncovered;
-    bool touches_manual_dep = false;
+    // Sound mode (e): per argument, whether a hazard is covered by an edge naming only the last
+    // iteration of a loop whose iterations the runtime does not chain.
+    std::map<size_t, bool> last_iteration_cover;
+    bool relies_on_last_iteration = false;
+    bool touches_manual_dep = false, touches_created = false;
     std::map<size_t, std::string> imprecise_kind;
     for (const Acc& acc : accs) {
       if (!RegionIsPrecise(acc.alt.region)) {
         imprecise[acc.arg] = true;
         imprecise_kind[acc.arg] = acc.alt.region.kind == RegionKind::kDynamic ? "dynamic_region" : "unknown_region";
       }
-      if (opts_.sound && TouchesManualDep(acc.alt)) touches_manual_dep = true;
+      if (opts_.sound && TouchesRootIn(created_roots_, acc.alt)) touches_created = true;
+      if (opts_.sound && TouchesRootIn(manual_dep_roots_, acc.alt)) touches_manual_dep = true;
       bool contained = false;
       for (size_t fi = frames_.size(); fi-- > 0;) {
         for (const Record& prior : frames_[fi]) {
@@ -450,6 +465,10 @@ class Walker {
                               " prior_edge=" + VarText(edge) + " current_task_id=" + VarText(producer);
           bool proves_cover = Writes(prior.kind) && prior.alt.root == acc.alt.root &&
                               RegionContains(prior.alt.region, acc.alt.region);
+          if (opts_.sound && prior.last_iteration_only) {
+            last_iteration_cover[acc.arg] = true;
+            relies_on_last_iteration = true;
+          }
           if (user_covered) {
             covered[acc.arg] = true;
             if (proves_cover) contained = true;
@@ -482,6 +501,7 @@ class Walker {
       else if (blocked[i]) bucket = "dynamic_producer_incomplete";
       else if (opts_.sound && touches_manual_dep) bucket = "sound_manual_dep";
       else if (opts_.sound && partly_uncovered[i]) bucket = "sound_partial_cover";
+      else if (opts_.sound && last_iteration_cover[i]) bucket = "sound_last_iteration_only";
       else bucket = "applied";
       if (bucket == "applied" && static_cast<int64_t>(i) <= kMaxCandidateIndex) cands.push_back(static_cast<int>(i));
       if (covered[i] || bucket == "applied") Log(*call, i, bucket, "");
@@ -512,12 +532,13 @@ class Walker {
                                       dyn_id, static_cast<int>(acc.arg), call});
     }
     // 9. attach.
-    if (opts_.sound && touches_manual_dep) {
+    const bool keep_runtime_scope = opts_.sound && (touches_created || relies_on_last_iteration);
+    if (keep_runtime_scope) {
       for (Layer& l : layers_) l.sound_no_layer_manual = true;
     }
     if (!edges.empty()) {
       call->attrs.compiler_manual_dep_edges = edges;
-      call->attrs.scope_candidate = !(opts_.sound && touches_manual_dep);
+      call->attrs.scope_candidate = !keep_runtime_scope;
     }
     if (!cands.empty()) {
       pending_[call] = cands;
@@ -538,23 +559,27 @@ class Walker {
   }
 
   // ---- sound mode (AutoDeriveOptions::sound) -----------------------------------------------
-  /// Roots (and MemRef aliases) of every `create(..) manual_dep` in `body`, recursively.
-  void CollectManualDepRoots(const std::vector<Stmt>& body) {
+  /// Roots (and MemRef aliases) of every `create` in `body`, recursively; those of
+  /// `create(..) manual_dep` also into manual_dep_roots_.
+  void CollectCreatedRoots(const std::vector<Stmt>& body) {
     for (const Stmt& s : body) {
-      if (s.kind == StmtKind::kAssign && s.expr.kind == ExprKind::kCreate && s.expr.manual_dep) {
+      if (s.kind == StmtKind::kAssign && s.expr.kind == ExprKind::kCreate) {
         for (VarId d : s.defs) {
           if (d < 0) continue;
-          for (const StorageAlt& a : facts_.vars[d].loc) manual_dep_roots_.insert(a.root);
+          for (const StorageAlt& a : facts_.vars[d].loc) {
+            created_roots_.insert(a.root);
+            if (s.expr.manual_dep) manual_dep_roots_.insert(a.root);
+          }
         }
       }
-      CollectManualDepRoots(s.body);
-      CollectManualDepRoots(s.else_body);
+      CollectCreatedRoots(s.body);
+      CollectCreatedRoots(s.else_body);
     }
   }
 
-  /// (d) True when `alt` may alias the storage of a manual_dep tensor. O(manual roots).
-  bool TouchesManualDep(const StorageAlt& alt) const {
-    for (VarId r : manual_dep_roots_) {
+  /// (d) True when `alt` may alias the storage of one of `roots`. O(|roots|).
+  bool TouchesRootIn(const std::set<VarId>& roots, const StorageAlt& alt) const {
+    for (VarId r : roots) {
       if (facts_.RootsMayAlias(r, alt.root)) return true;
     }
     return false;
@@ -644,6 +669,7 @@ class Walker {
   /// skipped: accesses the analysis never recorded (sound mode strips rewrites and markers).
   bool unseen_accesses_ = false;
   std::set<VarId> manual_dep_roots_;                 ///< sound mode: roots of manual_dep tensors
+  std::set<VarId> created_roots_;                    ///< sound mode: roots of every created tensor
 };
 
 }  // namespace

@@ -215,6 +215,84 @@ TEST(RegionContains, FullBoxAndImpreciseRegions) {
 }
 
 // The default options are the reference: sound is off unless asked for.
+constexpr const char* kCreatedTensorProgram = R"(
+kernel fill(out t: f32[64]) -> t
+kernel consume(in x: f32[64]) -> x
+orch main(scratch: f32[64]) {
+  m = create(f32[64])
+  produced = fill(m) [oe]
+  out = consume(produced) [in]
+  return out
+}
+)";
+
+// (d) without manual_dep: what keeps a created tensor alive while its users run is creator
+// retention of its allocation, which a MANUAL scope skips. Sound keeps the rewrite (NoDep keeps
+// step A) but neither marks the call nor the body.
+TEST(SoundMode, CreatedTensorKeepsItsUsersInAnAutoScope) {
+  EXPECT_EQ(FailedFacts(std::string(kCreatedTensorProgram) +
+                        "run analyze\n"
+                        "expect consume#1 edges=[produced] dirs=[nodep] mark\n"
+                        "expect mat main \"MANUAL{ fill consume }\"\n"),
+            "");
+  EXPECT_EQ(FailedFacts(std::string(kCreatedTensorProgram) +
+                        "run analyze sound\n"
+                        "expect consume#1 edges=[produced] dirs=[nodep] nomark\n"
+                        "expect func main no_layer_manual\n"
+                        "expect mat main \"AUTO{ fill consume }\"\n"),
+            "");
+}
+
+constexpr const char* kParallelSummaryProgram = R"(
+kernel fill(out t: f32[64]) -> t
+kernel consume(in x: f32[64]) -> x
+orch main(scratch: f32[64], n_steps: index) {
+  carried = scratch
+  carried = for _i in parallel(0, n_steps) iter(carried = carried) {
+    carried = fill(carried) [oe]
+    yield carried
+  }
+  out = consume(carried) [in]
+  return out
+}
+)";
+
+// (e) on T40: the summary edge after a dynamic parallel loop names the last iteration's task
+// only; the earlier iterations' writes are found by consume's own lookup alone. Sound keeps
+// Input and the AUTO body; the edge stays.
+TEST(SoundMode, LastIterationSummaryKeepsTheLookup) {
+  EXPECT_EQ(FailedFacts(std::string(kParallelSummaryProgram) +
+                        "run analyze sound debug\n"
+                        "expect consume#1 edges=[carried@4] dirs=[in] nomark\n"
+                        "expect func main no_layer_manual\n"
+                        "expect stderr \"call=consume arg_index=0 bucket=sound_last_iteration_only\"\n"),
+            "");
+}
+
+constexpr const char* kFixedTripOutputExistingProgram = R"(
+kernel fill(out t: f32[64]) -> t
+kernel consume(in x: f32[64]) -> x
+orch main(scratch: f32[64]) {
+  carried = for _i in range(0, 4) iter(carried = scratch) {
+    carried = fill(carried) [oe]
+    yield carried
+  }
+  out = consume(carried) [in]
+  return out
+}
+)";
+
+// (e) for a fixed-trip loop whose write is OutputExisting (iterations not chained by lookups):
+// the remapped edge names the last iteration only, so the consumer keeps its lookup. With an
+// InOut write (T34, u2) the runtime chains the iterations and the edge covers them all.
+TEST(SoundMode, FixedTripLoopWithUnchainedWritesKeepsTheLookup) {
+  EXPECT_EQ(FailedFacts(std::string(kFixedTripOutputExistingProgram) +
+                        "run analyze sound\n"
+                        "expect consume#1 dirs=[in] nomark\n"
+                        "expect func main no_layer_manual\n"),
+            "");
+}
+
 TEST(SoundMode, OffByDefault) {
   AutoDeriveOptions opts;
   EXPECT_FALSE(opts.sound);
