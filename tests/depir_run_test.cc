@@ -127,7 +127,7 @@ orch main(scratch: f32[64]) layer_manual {
   EXPECT_EQ(Edges(deps), (std::vector<Edge>{{Id(1, 3), Id(1, 4), "explicit"}}));
 }
 
-// create as alloc_tensors (ids consumed, creator edges), `out` runtime-allocated, a dynamic
+// create as a batched alloc_tensors (id consumed, creator edges), `out` runtime-allocated, a dynamic
 // gather as one task reading its sources, branches from --set, task_dummy joins.
 TEST_F(DepirRunTest, CreateDynamicBranchAndDummy) {
   testing::WriteFile(dir_.File("p.depir"), R"(kernel fill(out t: f32[4, 8]) -> t
@@ -155,20 +155,60 @@ orch main(src: f32[4, 16], idx: i32[4, 8], rows: index, cond: bool) hand {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json deps = Deps();
   EXPECT_EQ(Kernels(deps), (std::vector<int>{0, 0, 3, 2, 1, -1, 2}));
-  EXPECT_EQ(Edges(deps), (std::vector<Edge>{{"2", "3", "creator"},
-                                            {"4", "5", "creator"},
-                                            {"1", "6", "creator"},
-                                            {"2", "6", "creator"},
-                                            {"5", "7", "explicit"},
-                                            {"7", "8", "explicit"},
-                                            {"4", "8", "creator"}}));
+  // Both creates of the body are one batched alloc_tensors at its start (id 0, not a task):
+  // the fill of `b` retains it; `a` is owned by its own fill (an `out`, task 1).
+  EXPECT_EQ(Edges(deps), (std::vector<Edge>{{"0", "2", "creator"},
+                                            {"3", "4", "creator"},
+                                            {"1", "5", "creator"},
+                                            {"0", "5", "creator"},
+                                            {"4", "6", "explicit"},
+                                            {"6", "7", "explicit"},
+                                            {"3", "7", "creator"}}));
+  EXPECT_NE(r.out.find(": 7 tasks, 1 allocs,"), std::string::npos) << r.out;
   const std::string names = testing::ReadFile(dir_.File("name_map_p.json"));
   EXPECT_NE(names.find("\"3\": \"gather\""), std::string::npos) << names;
   // The other branch: the first consume now reads the fill's output.
   r = Run("p.depir -o deps.json --set rows=4 --set cond=true");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   deps = Deps();
-  EXPECT_EQ(Edges(deps)[1], (Edge{"1", "5", "creator"}));
+  EXPECT_EQ(Edges(deps)[1], (Edge{"1", "4", "creator"}));
+}
+
+// Creates are allocated the way generated code does it: one batched alloc_tensors at the start
+// of each block (scope body, loop iteration, function body) for the creates directly in it; a
+// create whose shape names a variable the block assigns is allocated alone where it stands.
+TEST_F(DepirRunTest, CreatesAreBatchedPerBlock) {
+  testing::WriteFile(dir_.File("p.depir"), R"(kernel fill(out t: f32[8]) -> t
+kernel fill2(out t: f32[4, 8]) -> t
+orch main(rows: index) hand {
+  a = create(f32[8])
+  scope auto {
+    b = create(f32[8])
+    c = create(f32[8])
+    x = fill(b) [oe]
+    y = fill(c) [oe]
+  }
+  for i in range(0, 2) {
+    d = create(f32[8])
+    z = fill(d) [oe]
+  }
+  m = rows
+  e = create(f32[m, 8])
+  v = fill2(e) [oe]
+  w = fill(a) [oe]
+  return w
+}
+)");
+  auto r = Run("p.depir -o deps.json --set rows=4");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(": 6 tasks, 5 allocs,"), std::string::npos) << r.out;
+  // (0,0) a; (1,0) b and c together; (0,1), (0,3) d per iteration; (0,5) e alone.
+  EXPECT_EQ(Edges(Deps()), (std::vector<Edge>{{Id(1, 0), Id(1, 1), "creator"},
+                                              {Id(1, 0), Id(1, 2), "creator"},
+                                              {Id(0, 1), Id(0, 2), "creator"},
+                                              {Id(0, 3), Id(0, 4), "creator"},
+                                              {Id(0, 5), Id(0, 6), "creator"},
+                                              {Id(0, 0), Id(0, 7), "creator"}}));
 }
 
 // `while c`: c from --set is the trip count.

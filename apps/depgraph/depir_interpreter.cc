@@ -1,6 +1,7 @@
 #include "depir_interpreter.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -325,7 +326,40 @@ class Interpreter {
     return it == fit->second.end() ? 0 : it->second;
   }
 
+  // Generated code allocates a scope's tensors with one batched alloc_tensors at the scope's
+  // start. Each executed block (scope body, loop iteration, branch, function body) does the
+  // same for the `create`s directly in it, except one whose shape names a variable the block
+  // assigns (its value is not known yet): that one is allocated alone where it stands.
+  void AllocateCreatesOf(const Frame& f, const std::vector<Stmt>& body) {
+    std::set<std::string> assigned;
+    for (const Stmt& s : body) {
+      for (VarId d : s.defs) {
+        if (d >= 0) assigned.insert(VarName(f, d));
+      }
+    }
+    std::vector<const Expr*> exprs;
+    std::vector<TensorCreateInfo> infos;
+    for (const Stmt& s : body) {
+      if (s.kind != StmtKind::kAssign || s.expr.kind != ExprKind::kCreate) continue;
+      const bool known = std::none_of(s.expr.shape.begin(), s.expr.shape.end(), [&](const Dim& d) {
+        return d.symbolic && assigned.count(d.name) > 0;
+      });
+      if (!known) continue;
+      const std::vector<uint32_t> shape = ResolveShape(f, s.expr.shape);
+      infos.emplace_back(shape.data(), static_cast<uint32_t>(shape.size()), ToDataType(s.expr.dtype),
+                         s.expr.manual_dep);
+      exprs.push_back(&s.expr);
+    }
+    if (infos.empty()) return;
+    const TaskOutputTensors out = alloc_tensors(infos.data(), static_cast<uint32_t>(infos.size()));
+    CheckFatal("create");
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      preallocated_[exprs[i]] = {out.get_ref(static_cast<uint32_t>(i)), out.task_id().raw};
+    }
+  }
+
   void ExecBlock(Frame* f, const std::vector<Stmt>& body) {
+    AllocateCreatesOf(*f, body);
     for (const Stmt& s : body) {
       if (f->returned) return;
       Exec(f, s);
@@ -498,13 +532,22 @@ class Interpreter {
       case ExprKind::kSlice:
         return {Slice(*f, e)};
       case ExprKind::kCreate: {
-        const std::vector<uint32_t> shape = ResolveShape(*f, e.shape);
-        TensorCreateInfo info(shape.data(), static_cast<uint32_t>(shape.size()),
-                              ToDataType(e.dtype), e.manual_dep);
-        const TaskOutputTensors out = alloc_tensors(info);
-        CheckFatal("create");
-        if (trace_ != nullptr) trace_->allocations.push_back(out.task_id().raw);
-        return {Value::Tensor(out.get_ref(0))};
+        Created created;
+        if (auto it = preallocated_.find(&e); it != preallocated_.end()) {
+          created = it->second;
+          preallocated_.erase(it);
+        } else {
+          const std::vector<uint32_t> shape = ResolveShape(*f, e.shape);
+          TensorCreateInfo info(shape.data(), static_cast<uint32_t>(shape.size()),
+                                ToDataType(e.dtype), e.manual_dep);
+          const TaskOutputTensors out = alloc_tensors(info);
+          CheckFatal("create");
+          created = {out.get_ref(0), out.task_id().raw};
+        }
+        if (trace_ != nullptr) {
+          trace_->creates.push_back({created.alloc_id, created.tensor.buffer.addr});
+        }
+        return {Value::Tensor(created.tensor)};
       }
       case ExprKind::kDynamic:
         return DynamicTask(*f, e, defs);
@@ -719,7 +762,13 @@ class Interpreter {
   const Program& program_;
   const DepirRunOptions& options_;
   shim::ShimRuntime* rt_;
-  DepirRunTrace* trace_;  ///< optional: receives the allocation ids
+  DepirRunTrace* trace_;  ///< optional: receives every create's allocation
+  /// A tensor allocated ahead by its block's batched alloc_tensors, and that allocation's id.
+  struct Created {
+    ChipTensor tensor;
+    uint64_t alloc_id = 0;
+  };
+  std::unordered_map<const Expr*, Created> preallocated_;  ///< by create expression
   std::unordered_map<std::string, int32_t> dynamic_ids_;
   std::map<std::string, std::pair<uint64_t, uint64_t>> memref_base_;  // base -> (addr, bytes)
   std::string current_fn_;

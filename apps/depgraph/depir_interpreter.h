@@ -27,11 +27,18 @@ struct DepirRunOptions {
   std::string filename;
 };
 
+/// One executed `create`: the allocation task that made its tensor and the tensor's buffer.
+struct CreatedTensor {
+  uint64_t alloc_id = 0;     ///< raw task id of the (possibly batched) alloc_tensors call
+  uint64_t buffer_addr = 0;  ///< the tensor's buffer address (tensors[].buffer_addr)
+};
+
 /// What a run did besides the capture, for checks that compare two runs.
 struct DepirRunTrace {
-  /// Raw task ids of the `alloc_tensors` calls (one per executed `create`), in call order.
-  /// Allocation tasks never appear in tasks[], so this is how two runs' allocations match up.
-  std::vector<uint64_t> allocations;
+  /// Every executed `create`, in execution order. Allocation tasks never appear in tasks[] and
+  /// their ids and batching depend on scopes, so two runs of one program match their created
+  /// tensors by this order.
+  std::vector<CreatedTensor> creates;
 };
 
 /// Callable id -> name of every task kind the program can submit: kernels by their index in
@@ -44,7 +51,7 @@ std::vector<std::pair<int32_t, std::string>> DepirKernelNames(const passes::Prog
 /// branches and while trip counts taken from `options.sets`), closes the scope and unbinds.
 /// Returns false with a one-line `*err` ("<file>: <function>: <message>") on an unbound name,
 /// a shape mismatch, a malformed program or a fatal shim error; the runtime's capture is then
-/// incomplete and must not be written. When `trace` is given it receives the allocations.
+/// incomplete and must not be written. When `trace` is given it receives every create.
 /// Cost: O(executed statements x submit cost).
 bool RunDepirOnShim(const passes::Program& program, const DepirRunOptions& options,
                     shim::ShimRuntime* runtime, std::string* err, DepirRunTrace* trace = nullptr);

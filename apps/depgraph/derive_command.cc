@@ -148,16 +148,16 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
       << runtime_graph.pairs.size() << " pairs; compiled graph: " << compiled_graph.tasks.size()
       << " tasks, " << compiled_graph.pairs.size() << " pairs\n";
   if (runtime_graph.tasks.size() != compiled_graph.tasks.size() ||
-      runtime_trace.allocations.size() != compiled_trace.allocations.size()) {
+      runtime_trace.creates.size() != compiled_trace.creates.size()) {
     out << "warning: the two runs submitted different work (" << runtime_graph.tasks.size()
-        << " tasks and " << runtime_trace.allocations.size() << " allocations vs "
-        << compiled_graph.tasks.size() << " and " << compiled_trace.allocations.size() << ")\n";
+        << " tasks and " << runtime_trace.creates.size() << " created tensors vs "
+        << compiled_graph.tasks.size() << " and " << compiled_trace.creates.size() << ")\n";
   }
   const bool rings = runtime_graph.UsesRings() || compiled_graph.UsesRings();
   size_t lost = 0, retention_lost = 0;
   for (const DiffPair& pair : diff.orderings_lost) {
-    // Orderings from allocations carry only buffer lifetime; they are judged below, with the
-    // allocations matched by call order rather than by their (scope-dependent) ids.
+    // Orderings from allocations carry only buffer lifetime; they are judged below per created
+    // tensor (matched by execution order, not by scope-dependent ids and batching).
     if (pair.pred_is_alloc) continue;
     ++lost;
     out << "ordering lost: " << FormatTaskId(pair.a_pred, rings) << " "
@@ -165,12 +165,11 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
         << FormatTaskId(pair.a_succ, rings) << " " << KernelOfId(runtime_graph, names, pair.a_succ)
         << " (runtime orders them; the compiled program does not)\n";
   }
-  for (const LostRetention& r : CompareBufferRetention(runtime_graph, runtime_trace.allocations,
-                                                       compiled_graph,
-                                                       compiled_trace.allocations)) {
+  for (const LostRetention& r : CompareBufferRetention(runtime_graph, runtime_trace.creates,
+                                                       compiled_graph, compiled_trace.creates)) {
     ++retention_lost;
     out << "retention lost: alloc " << FormatTaskId(r.ref_allocation, rings) << " (create #"
-        << r.allocation + 1 << ") -> " << FormatTaskId(r.ref_user, rings) << " "
+        << r.create + 1 << ") -> " << FormatTaskId(r.ref_user, rings) << " "
         << KernelName(runtime_graph, names, r.user_task)
         << " (the runtime keeps the buffer alive until this task ends; in the compiled program "
            "nothing does, so it may be reclaimed while the task runs)\n";
