@@ -232,7 +232,9 @@ TEST_F(DepirRunTest, UnboundSetIsAnErrorAndWritesNothing) {
       Run(Program("t26_if_yield_different_roots_adds_edges_for_both_possible_producers") +
           " -o deps.json");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("parameter 'cond' is unbound (give it with --set cond=...)"),
+  // Placed at the entry function's name (line 7, column 6).
+  EXPECT_NE(r.err.find(".depir:7:6: main: parameter 'cond' is unbound (give it with --set "
+                       "cond=...)"),
             std::string::npos)
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
@@ -264,7 +266,9 @@ orch main(x: f32[8]) hand {
 )");
   auto r = Run("s.depir -o deps.json");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("exceeds its size 8"), std::string::npos) << r.err;
+  // Run-time errors name the statement: file:line:col, function, message.
+  EXPECT_NE(r.err.find("s.depir:3:3: main: slice [0, 16) of dimension 0 exceeds its size 8"),
+            std::string::npos) << r.err;
   // AUTO inside MANUAL is a fatal runtime error.
   testing::WriteFile(dir_.File("m.depir"), R"(kernel k(in a: f32[8]) -> a
 orch main(x: f32[8]) hand {
@@ -278,7 +282,8 @@ orch main(x: f32[8]) hand {
 )");
   r = Run("m.depir -o deps.json");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("runtime error"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("m.depir:4:5: main: runtime error at scope auto"), std::string::npos)
+      << r.err;
   EXPECT_FALSE(testing::Exists(dir_.File("deps.json")));
 }
 

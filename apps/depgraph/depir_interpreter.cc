@@ -20,6 +20,7 @@ using passes::Function;
 using passes::Kernel;
 using passes::Operand;
 using passes::Program;
+using passes::SourcePos;
 using passes::Stmt;
 using passes::StmtKind;
 using passes::Type;
@@ -138,6 +139,8 @@ class Interpreter {
   }
 
   const std::string& current_function() const { return current_fn_; }
+  /// The statement an error escaped from (unknown when it came from no statement).
+  const SourcePos& error_pos() const { return error_pos_; }
 
  private:
   void CheckFatal(const std::string& where) {
@@ -431,7 +434,18 @@ class Interpreter {
     for (size_t i = 0; i < s.defs.size(); ++i) Assign(f, s.defs[i], f->yielded[i]);
   }
 
+  // Runs one statement; an error escaping it is attributed to the innermost statement with a
+  // source position (and its function), for the message's file:line:col.
   void Exec(Frame* f, const Stmt& s) {
+    try {
+      ExecStmt(f, s);
+    } catch (...) {
+      if (!error_pos_.known() && s.pos.known()) error_pos_ = s.pos;
+      throw;
+    }
+  }
+
+  void ExecStmt(Frame* f, const Stmt& s) {
     mark_ = MarkOf(*f, s);
     switch (s.kind) {
       case StmtKind::kScope:
@@ -772,6 +786,7 @@ class Interpreter {
   std::unordered_map<std::string, int32_t> dynamic_ids_;
   std::map<std::string, std::pair<uint64_t, uint64_t>> memref_base_;  // base -> (addr, bytes)
   std::string current_fn_;
+  SourcePos error_pos_;  ///< innermost statement an error escaped from
   int depth_ = 0;
   uint64_t clock_ = 0;
   VarId mark_ = 0;
@@ -810,14 +825,21 @@ bool RunDepirOnShim(const Program& program, const DepirRunOptions& options,
   runtime->Bind();
   Interpreter interp(program, options, runtime, trace);
   bool ok = true;
+  // "<file>:<line>:<col>: <function>: <message>"; an error outside any statement (binding the
+  // entry parameters) is placed at the entry function's name.
+  auto report = [&](const char* what) {
+    const SourcePos pos = interp.error_pos().known() ? interp.error_pos() : entry->pos;
+    std::string where = options.filename;
+    if (pos.known()) {
+      where += (where.empty() ? "" : ":") + std::to_string(pos.line) + ":" + std::to_string(pos.col);
+    }
+    *err = (where.empty() ? "" : where + ": ") + interp.current_function() + ": " + what;
+    ok = false;
+  };
   try {
     interp.Run(*entry);
-  } catch (const RunError& e) {
-    *err = prefix + interp.current_function() + ": " + e.what();
-    ok = false;
   } catch (const std::exception& e) {
-    *err = prefix + interp.current_function() + ": " + e.what();
-    ok = false;
+    report(e.what());
   }
   shim::ShimRuntime::Unbind();
   if (ok && runtime->fatal()) {

@@ -96,6 +96,7 @@ class Parser : public DirectiveReader {
     Take();
     Function fn;
     const Token& name_tok = Peek();
+    fn.pos = {name_tok.line, name_tok.col};
     if (!TakeId(&fn.name, "function name")) return false;
     if (prog_->FindFunction(fn.name)) return Fail(name_tok, "duplicate function '" + fn.name + "'");
     fn_ = &fn;
@@ -230,6 +231,7 @@ class Parser : public DirectiveReader {
 
   bool ParseStmt(Stmt* s, int depth) {
     const Token& t = Peek();
+    s->pos = {t.line, t.col};
     if (StartsAssignment()) {
       std::vector<std::string> lhs;
       std::optional<Type> annotated;

@@ -65,6 +65,25 @@ TEST(DepirParser, ExampleT62Structure) {
   EXPECT_EQ(p.expects[4].facts[0].text, "MANUAL{ fill } AUTO{ fill consume_pair }");
 }
 
+// Statements and functions keep where they start (for run-time errors); positions do not take
+// part in equality, so a re-parse of the printed program still compares equal.
+TEST(DepirParser, RecordsSourcePositions) {
+  Program p = MustParse("kernel k(in a: f32[8]) -> a\norch main(x: f32[8]) hand {\n"
+                        "  scope auto {\n    y = k(x) [in]\n  }\n  return y\n}\n");
+  const Function& fn = p.functions.at(0);
+  EXPECT_EQ(fn.pos.line, 2);
+  EXPECT_EQ(fn.pos.col, 6);
+  const Stmt& scope = fn.body.at(0);
+  EXPECT_EQ(scope.pos.line, 3);
+  EXPECT_EQ(scope.pos.col, 3);
+  EXPECT_EQ(scope.body.at(0).pos.line, 4);
+  EXPECT_EQ(scope.body.at(0).pos.col, 5);
+  EXPECT_EQ(fn.body.at(1).pos.line, 6);
+  Stmt moved = scope;
+  moved.pos = {40, 1};
+  EXPECT_EQ(moved, scope);
+}
+
 TEST(DepirParser, ExampleT34LoopBindings) {
   Program p = MustParse(testing::kExampleT34);
   const Function& f = p.functions[0];

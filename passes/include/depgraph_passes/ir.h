@@ -106,12 +106,23 @@ struct IterArg {
   bool operator==(const IterArg&) const = default;
 };
 
+/// Where a statement or function starts in its source file (1-based line and column; 0 when a
+/// pass made it), for run-time errors. Positions never take part in program equality, so a
+/// printed and re-parsed program still compares equal.
+struct SourcePos {
+  int line = 0;
+  int col = 0;
+  bool known() const { return line > 0; }
+  bool operator==(const SourcePos&) const { return true; }
+};
+
 /// A statement. Fields used per kind:
 ///  kScope: manual, scope_candidate, body.  kFor: parallel, loop_var, start/stop/step, iters,
 ///  body, defs (return vars).  kWhile: cond, iters, body, defs.  kIf: cond, body, else_body
 ///  (has_else), defs.  kAssign: defs (LHS), expr.  kEval: expr.  kYield/kReturn: values.
 struct Stmt {
   StmtKind kind = StmtKind::kAssign;
+  SourcePos pos;  ///< where the statement starts (0:0 when a pass made it)
   bool manual = false;
   bool scope_candidate = false;  ///< scope attr written by MaterializeRuntimeScopes (MANUAL*)
   bool parallel = false;
@@ -147,6 +158,7 @@ struct Kernel {
 /// An orchestration function. `params` are VarIds (kind kParam, typed).
 struct Function {
   std::string name;
+  SourcePos pos;  ///< the function's name in the source
   std::vector<Var> vars;
   std::vector<VarId> params;
   bool auto_scope = true;        ///< false = `hand`
