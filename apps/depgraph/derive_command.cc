@@ -1,6 +1,8 @@
 #include "derive_command.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -67,6 +69,27 @@ std::string KernelOfId(const DepGraph& graph, const std::map<int32_t, std::strin
     if (graph.tasks[t].id == id) return KernelName(graph, names, t);
   }
   return "alloc";
+}
+
+// The first byte range where task `pred` and task `succ` of `graph` conflict (one of the two
+// writes it), by the bounds of their accesses in `model`; nullopt when none does (an explicit
+// or creator ordering with no byte hazard). O(accesses of the two tasks squared).
+std::optional<ByteInterval> ConflictRange(const DepGraph& graph, const AccessModel& model,
+                                          TaskId pred, TaskId succ) {
+  const Task* p = graph.FindTask(pred);
+  const Task* q = graph.FindTask(succ);
+  if (p == nullptr || q == nullptr) return std::nullopt;
+  const auto pi = static_cast<uint32_t>(p - graph.tasks.data());
+  const auto qi = static_cast<uint32_t>(q - graph.tasks.data());
+  for (const Access& x : model.TaskAccesses(pi)) {
+    for (const Access& y : model.TaskAccesses(qi)) {
+      if (!x.writes && !y.writes) continue;
+      const int64_t begin = std::max(x.bounds.begin, y.bounds.begin);
+      const int64_t end = std::min(x.bounds.end, y.bounds.end);
+      if (begin < end) return ByteInterval{begin, end};
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -162,8 +185,11 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
     ++lost;
     out << "ordering lost: " << FormatTaskId(pair.a_pred, rings) << " "
         << KernelOfId(runtime_graph, names, pair.a_pred) << " -> "
-        << FormatTaskId(pair.a_succ, rings) << " " << KernelOfId(runtime_graph, names, pair.a_succ)
-        << " (runtime orders them; the compiled program does not)\n";
+        << FormatTaskId(pair.a_succ, rings) << " " << KernelOfId(runtime_graph, names, pair.a_succ);
+    if (auto range = ConflictRange(runtime_graph, runtime_audit.model, pair.a_pred, pair.a_succ)) {
+      out << ", bytes [0x" << std::hex << range->begin << ", 0x" << range->end << std::dec << ")";
+    }
+    out << " (runtime orders them; the compiled program does not)\n";
   }
   for (const LostRetention& r : CompareBufferRetention(runtime_graph, runtime_trace.creates,
                                                        compiled_graph, compiled_trace.creates)) {
