@@ -243,53 +243,48 @@ TEST(SoundMode, CreatedTensorKeepsItsUsersInAnAutoScope) {
             "");
 }
 
-constexpr const char* kParallelSummaryProgram = R"(
-kernel fill(out t: f32[64]) -> t
-kernel consume(in x: f32[64]) -> x
-orch main(scratch: f32[64], n_steps: index) {
-  carried = scratch
-  carried = for _i in parallel(0, n_steps) iter(carried = carried) {
-    carried = fill(carried) [oe]
-    yield carried
-  }
-  out = consume(carried) [in]
-  return out
+// A loop writing `scratch` through `fill(carried) [oe]` in every iteration, then a consume of
+// the loop's result; `loop` is the loop header (bounds), `extra_params` more parameters.
+std::string LoopThenConsumeProgram(const std::string& loop, const std::string& extra_params) {
+  return "kernel fill(out t: f32[64]) -> t\n"
+         "kernel consume(in x: f32[64]) -> x\n"
+         "orch main(scratch: f32[64]" + extra_params + ") {\n"
+         "  carried = scratch\n"
+         "  carried = for _i in " + loop + " iter(carried = carried) {\n"
+         "    carried = fill(carried) [oe]\n"
+         "    yield carried\n"
+         "  }\n"
+         "  out = consume(carried) [in]\n"
+         "  return out\n"
+         "}\n";
 }
-)";
 
 // (e) on T40: the summary edge after a dynamic parallel loop names the last iteration's task
 // only; the earlier iterations' writes are found by consume's own lookup alone. Sound keeps
 // Input and the AUTO body; the edge stays.
 TEST(SoundMode, LastIterationSummaryKeepsTheLookup) {
-  EXPECT_EQ(FailedFacts(std::string(kParallelSummaryProgram) +
-                        "run analyze sound debug\n"
-                        "expect consume#1 edges=[carried@4] dirs=[in] nomark\n"
-                        "expect func main no_layer_manual\n"
-                        "expect stderr \"call=consume arg_index=0 bucket=sound_last_iteration_only\"\n"),
+  const std::string t40 = LoopThenConsumeProgram("parallel(0, n_steps)", ", n_steps: index");
+  EXPECT_EQ(FailedFacts(t40 + "run analyze\n"
+                              "expect consume#1 edges=[carried@4] dirs=[nodep] mark\n"
+                              "expect func main layer_manual\n"),
+            "");
+  EXPECT_EQ(FailedFacts(t40 + "run analyze sound debug\n"
+                              "expect consume#1 edges=[carried@4] dirs=[in] nomark\n"
+                              "expect func main no_layer_manual\n"
+                              "expect stderr \"call=consume arg_index=0 "
+                              "bucket=sound_last_iteration_only\"\n"),
             "");
 }
-
-constexpr const char* kFixedTripOutputExistingProgram = R"(
-kernel fill(out t: f32[64]) -> t
-kernel consume(in x: f32[64]) -> x
-orch main(scratch: f32[64]) {
-  carried = for _i in range(0, 4) iter(carried = scratch) {
-    carried = fill(carried) [oe]
-    yield carried
-  }
-  out = consume(carried) [in]
-  return out
-}
-)";
 
 // (e) for a fixed-trip loop whose write is OutputExisting (iterations not chained by lookups):
 // the remapped edge names the last iteration only, so the consumer keeps its lookup. With an
 // InOut write (T34, u2) the runtime chains the iterations and the edge covers them all.
 TEST(SoundMode, FixedTripLoopWithUnchainedWritesKeepsTheLookup) {
-  EXPECT_EQ(FailedFacts(std::string(kFixedTripOutputExistingProgram) +
-                        "run analyze sound\n"
-                        "expect consume#1 dirs=[in] nomark\n"
-                        "expect func main no_layer_manual\n"),
+  const std::string program = LoopThenConsumeProgram("range(0, 4)", "");
+  EXPECT_EQ(FailedFacts(program + "run analyze\nexpect consume#1 dirs=[nodep] mark\n"), "");
+  EXPECT_EQ(FailedFacts(program + "run analyze sound\n"
+                                   "expect consume#1 dirs=[in] nomark\n"
+                                   "expect func main no_layer_manual\n"),
             "");
 }
 
