@@ -214,7 +214,6 @@ TEST(RegionContains, FullBoxAndImpreciseRegions) {
   EXPECT_FALSE(RegionContains(box0_32, cons));
 }
 
-// The default options are the reference: sound is off unless asked for.
 constexpr const char* kCreatedTensorProgram = R"(
 kernel fill(out t: f32[64]) -> t
 kernel consume(in x: f32[64]) -> x
@@ -288,6 +287,7 @@ TEST(SoundMode, FixedTripLoopWithUnchainedWritesKeepsTheLookup) {
             "");
 }
 
+// The default options are the reference: sound is off unless asked for.
 TEST(SoundMode, OffByDefault) {
   AutoDeriveOptions opts;
   EXPECT_FALSE(opts.sound);
