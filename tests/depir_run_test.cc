@@ -269,6 +269,20 @@ orch main(x: f32[8]) hand {
   // Run-time errors name the statement: file:line:col, function, message.
   EXPECT_NE(r.err.find("s.depir:3:3: main: slice [0, 16) of dimension 0 exceeds its size 8"),
             std::string::npos) << r.err;
+  // A create's unbound dimension is reported at the create, not at its block's batched
+  // allocation.
+  testing::WriteFile(dir_.File("q.depir"), R"(kernel fill(out t: f32[8]) -> t
+orch main(x: f32[8]) hand {
+  scope auto {
+    a = create(f32[q])
+    y = fill(a) [oe]
+  }
+  return y
+}
+)");
+  r = Run("q.depir -o deps.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("q.depir:4:5: main: symbol 'q' is unbound"), std::string::npos) << r.err;
   // AUTO inside MANUAL is a fatal runtime error.
   testing::WriteFile(dir_.File("m.depir"), R"(kernel k(in a: f32[8]) -> a
 orch main(x: f32[8]) hand {

@@ -348,7 +348,12 @@ class Interpreter {
         return d.symbolic && assigned.count(d.name) > 0;
       });
       if (!known) continue;
-      const std::vector<uint32_t> shape = ResolveShape(f, s.expr.shape);
+      std::vector<uint32_t> shape;
+      try {
+        shape = ResolveShape(f, s.expr.shape);
+      } catch (const RunError&) {
+        continue;  // allocated alone at its statement, which then reports the error in place
+      }
       infos.emplace_back(shape.data(), static_cast<uint32_t>(shape.size()), ToDataType(s.expr.dtype),
                          s.expr.manual_dep);
       exprs.push_back(&s.expr);
