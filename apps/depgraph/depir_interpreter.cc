@@ -57,6 +57,10 @@ struct Frame {
   const Function* fn = nullptr;
   std::vector<Value> vals;
   std::vector<uint64_t> stamp;                     // when each var was last assigned; 0 = never
+  // Lexical blocks, for the visibility of compiler edges: the block instance each var was last
+  // assigned in, and the instances open now (the function body first).
+  std::vector<uint64_t> def_block;
+  std::vector<uint64_t> open_blocks;
   std::unordered_map<std::string, std::vector<VarId>> by_name;
   std::unordered_map<std::string, int64_t> ints;  // latest integer value per name
   std::vector<Value> yielded;
@@ -69,6 +73,8 @@ void InitFrame(Frame* f, const Function& fn) {
   f->fn = &fn;
   f->vals.assign(fn.vars.size(), Value{});
   f->stamp.assign(fn.vars.size(), 0);
+  f->def_block.assign(fn.vars.size(), 0);
+  f->open_blocks.assign(1, 0);
   for (size_t i = 0; i < fn.vars.size(); ++i) f->by_name[fn.vars[i].name].push_back(static_cast<VarId>(i));
 }
 
@@ -181,6 +187,7 @@ class Interpreter {
     if (v < 0 || v >= static_cast<VarId>(f->vals.size())) throw RunError("bad variable id");
     f->vals[v] = value;
     f->stamp[v] = ++clock_;
+    f->def_block[v] = f->open_blocks.back();
     if (value.kind == Value::Kind::kInt) f->ints[VarName(*f, v)] = value.number;
   }
 
@@ -366,12 +373,16 @@ class Interpreter {
     }
   }
 
+  // Runs a block (a new lexical block of the generated code: definitions in it are not
+  // visible to compiler edges after it closes).
   void ExecBlock(Frame* f, const std::vector<Stmt>& body) {
+    f->open_blocks.push_back(++block_serial_);
     AllocateCreatesOf(*f, body);
     for (const Stmt& s : body) {
-      if (f->returned) return;
+      if (f->returned) break;
       Exec(f, s);
     }
+    f->open_blocks.pop_back();
   }
 
   // Runs a loop body once with the carried values in the iter args; returns the yield.
@@ -514,6 +525,15 @@ class Interpreter {
   }
 
   // Explicit dependencies of TaskId / TaskId-array variables, valid ids only, deduplicated.
+  // Whether the definition a read of `v` sees ran and was made in a block still open, i.e.
+  // whether generated code could name it here.
+  bool DefinitionVisible(const Frame& f, VarId v) const {
+    if (v < 0 || v >= static_cast<VarId>(f.vals.size())) return false;
+    const VarId r = Resolve(f, v);
+    if (f.vals[r].kind == Value::Kind::kUnset) return false;
+    return std::find(f.open_blocks.begin(), f.open_blocks.end(), f.def_block[r]) != f.open_blocks.end();
+  }
+
   std::vector<PTO2TaskId> CollectDeps(const Frame& f, const std::vector<VarId>& vars) const {
     std::vector<PTO2TaskId> out;
     auto add = [&](PTO2TaskId id) {
@@ -688,8 +708,15 @@ class Interpreter {
     for (uint64_t s : scalars) args.add_scalar(s);
     std::vector<VarId> dep_vars = e.attrs.manual_dep_edges;
     if (e.attrs.compiler_manual_dep_edges) {
-      dep_vars.insert(dep_vars.end(), e.attrs.compiler_manual_dep_edges->begin(),
-                      e.attrs.compiler_manual_dep_edges->end());
+      // Codegen drops a compiler edge whose TaskId is not visible at the call (defined in a
+      // block that has closed, or not run at all); user deps are kept as written.
+      for (VarId v : *e.attrs.compiler_manual_dep_edges) {
+        if (DefinitionVisible(*f, v)) {
+          dep_vars.push_back(v);
+        } else if (trace_ != nullptr) {
+          trace_->dropped_edges.push_back({current_fn_, k.name, VarName(*f, v)});
+        }
+      }
     }
     const std::vector<PTO2TaskId> deps = CollectDeps(*f, dep_vars);
     if (!deps.empty()) args.set_dependencies(deps.data(), static_cast<uint32_t>(deps.size()));
@@ -794,6 +821,7 @@ class Interpreter {
   SourcePos error_pos_;  ///< innermost statement an error escaped from
   int depth_ = 0;
   uint64_t clock_ = 0;
+  uint64_t block_serial_ = 0;  ///< last lexical block instance opened
   VarId mark_ = 0;
   std::unordered_map<const Function*, std::unordered_map<const Stmt*, VarId>> marks_;
 };

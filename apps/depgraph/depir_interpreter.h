@@ -33,8 +33,18 @@ struct CreatedTensor {
   uint64_t buffer_addr = 0;  ///< the tensor's buffer address (tensors[].buffer_addr)
 };
 
+/// A compiler edge the run left out because generated code could not name its TaskId at the
+/// call (defined in a block that had closed, or in a branch that did not run).
+struct DroppedEdge {
+  std::string function;  ///< orchestration function of the call
+  std::string kernel;    ///< the call's kernel
+  std::string edge;      ///< the edge's variable
+};
+
 /// What a run did besides the capture, for checks that compare two runs.
 struct DepirRunTrace {
+  /// Compiler edges left out, in execution order (one per executed call and edge).
+  std::vector<DroppedEdge> dropped_edges;
   /// Every executed `create`, in execution order. Allocation tasks never appear in tasks[] and
   /// their ids and batching depend on scopes, so two runs of one program match their created
   /// tensors by this order.

@@ -32,11 +32,12 @@ struct CheckArgs {
 };
 
 /// Runs `depgraph check`: derives (analyze on, then materialize), runs the original program
-/// (runtime inference only) and the compiled one through the runtime shim, and compares them:
-/// every ordering of the original's graph the compiled graph loses (orderings that only keep
-/// an allocation alive are listed apart and do not fail), and every byte-level race of the
-/// compiled graph that the original does not have. Exit 0 when there is none, 3 when there
-/// is, 1 on a bad program or run error, 2 on a malformed --set.
+/// (runtime inference only) and the compiled one through the runtime shim (compiler edges that
+/// generated code cannot name at their call left out), and compares them: every ordering of
+/// the original's graph the compiled graph loses, every created tensor whose buffer a task no
+/// longer keeps alive (buffer_retention.h), and every byte-level race of the compiled graph
+/// that the original does not have for the same two tasks. Exit 0 when there is none, 3 when
+/// there is, 1 on a bad program or run error, 2 on a malformed --set.
 /// Cost: two shim runs, a diff and two audits of the produced graphs.
 int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err);
 

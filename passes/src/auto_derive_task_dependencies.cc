@@ -2,10 +2,12 @@
 #include "depgraph_passes/auto_derive_task_dependencies.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <vector>
 
 #include "auto_derive_prepass.h"
+#include "lexical_blocks.h"
 
 namespace depgraph::passes {
 
@@ -73,7 +75,10 @@ class Walker {
  public:
   Walker(const Program& prog, Function* fn, const AutoDeriveOptions& opts, AutoDeriveReport* report)
       : fn_(fn), opts_(opts), report_(report), facts_(ComputeFunctionFacts(prog, *fn)) {
-    if (opts_.sound) CollectCreatedRoots(fn_->body);
+    if (opts_.sound) {
+      CollectCreatedRoots(fn_->body);
+      blocks_.emplace(*fn_);
+    }
   }
 
   void Run() {
@@ -409,6 +414,10 @@ class Walker {
     // iteration of a loop whose iterations the runtime does not chain.
     std::map<size_t, bool> last_iteration_cover;
     bool relies_on_last_iteration = false;
+    // Sound mode (f): per argument, whether a hazard is covered by a compiler edge that
+    // generated code cannot name at this call (and so drops, spec §3.4).
+    std::map<size_t, bool> invisible_cover;
+    bool relies_on_invisible_edge = false;
     bool touches_manual_dep = false, touches_created = false;
     std::map<size_t, std::string> imprecise_kind;
     for (const Acc& acc : accs) {
@@ -468,6 +477,7 @@ class Walker {
           if (opts_.sound && prior.last_iteration_only) {
             last_iteration_cover[acc.arg] = true;
             relies_on_last_iteration = true;
+            KeepPublishing(prior);
           }
           if (user_covered) {
             covered[acc.arg] = true;
@@ -485,6 +495,11 @@ class Walker {
           }
           AddUnique(&edges, edge);
           covered[acc.arg] = true;
+          if (opts_.sound && !blocks_->VisibleAt(edge, call)) {
+            invisible_cover[acc.arg] = true;
+            relies_on_invisible_edge = true;
+            KeepPublishing(prior);
+          }
           if (proves_cover) contained = true;
         }
       }
@@ -502,6 +517,7 @@ class Walker {
       else if (opts_.sound && touches_manual_dep) bucket = "sound_manual_dep";
       else if (opts_.sound && partly_uncovered[i]) bucket = "sound_partial_cover";
       else if (opts_.sound && last_iteration_cover[i]) bucket = "sound_last_iteration_only";
+      else if (opts_.sound && invisible_cover[i]) bucket = "sound_edge_not_visible";
       else bucket = "applied";
       if (bucket == "applied" && static_cast<int64_t>(i) <= kMaxCandidateIndex) cands.push_back(static_cast<int>(i));
       if (covered[i] || bucket == "applied") Log(*call, i, bucket, "");
@@ -532,7 +548,8 @@ class Walker {
                                       dyn_id, static_cast<int>(acc.arg), call});
     }
     // 9. attach.
-    const bool keep_runtime_scope = opts_.sound && (touches_created || relies_on_last_iteration);
+    const bool keep_runtime_scope =
+        opts_.sound && (touches_created || relies_on_last_iteration || relies_on_invisible_edge);
     if (keep_runtime_scope) {
       for (Layer& l : layers_) l.sound_no_layer_manual = true;
     }
@@ -559,6 +576,13 @@ class Walker {
   }
 
   // ---- sound mode (AutoDeriveOptions::sound) -----------------------------------------------
+  /// (e), (f) The current call keeps its runtime lookup because the edge to `prior`'s task does
+  /// not cover the hazard; the lookup only finds that task if it publishes, which it does only
+  /// outside a MANUAL scope: its call marker goes (markers already set are on earlier calls).
+  static void KeepPublishing(const Record& prior) {
+    if (prior.call != nullptr) prior.call->attrs.scope_candidate = false;
+  }
+
   /// Roots (and MemRef aliases) of every `create` in `body`, recursively; those of
   /// `create(..) manual_dep` also into manual_dep_roots_.
   void CollectCreatedRoots(const std::vector<Stmt>& body) {
@@ -670,6 +694,7 @@ class Walker {
   bool unseen_accesses_ = false;
   std::set<VarId> manual_dep_roots_;                 ///< sound mode: roots of manual_dep tensors
   std::set<VarId> created_roots_;                    ///< sound mode: roots of every created tensor
+  std::optional<LexicalBlocks> blocks_;              ///< sound mode: what a call can name
 };
 
 }  // namespace

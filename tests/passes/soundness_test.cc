@@ -287,6 +287,69 @@ TEST(SoundMode, FixedTripLoopWithUnchainedWritesKeepsTheLookup) {
             "");
 }
 
+constexpr const char* kSiblingScopesProgram = R"(
+kernel fill(out t: f32[64]) -> t
+kernel consume(in x: f32[64]) -> x
+orch main(scratch: f32[64]) hand {
+  scope auto {
+    produced = fill(scratch) [oe]
+  }
+  scope auto {
+    out = consume(produced) [in]
+  }
+  return out
+}
+)";
+
+// (f) on T54: the edge [produced] names a task of a scope that has closed, which generated
+// code cannot name there and drops (spec §3.4); the reference's NoDep then leaves consume
+// unordered after fill. Sound keeps Input (and no marker); the edge stays.
+TEST(SoundMode, EdgeCodegenCannotNameKeepsTheLookup) {
+  EXPECT_EQ(FailedFacts(std::string(kSiblingScopesProgram) +
+                        "run analyze\n"
+                        "expect consume#1 edges=[produced] dirs=[nodep] mark\n"),
+            "");
+  EXPECT_EQ(FailedFacts(std::string(kSiblingScopesProgram) +
+                        "run analyze sound debug\n"
+                        "expect consume#1 edges=[produced] dirs=[in] nomark\n"
+                        "expect stderr \"call=consume arg_index=0 bucket=sound_edge_not_visible\"\n"),
+            "");
+}
+
+constexpr const char* kBranchWriterProgram = R"(
+kernel fill(out t: f32[64]) -> t
+kernel consume(in x: f32[64]) -> x
+orch main(a: f32[64], cond: bool) {
+  v1, tid2 = submit consume(a) [in]
+  y = if cond {
+    v4, tid5 = submit fill(a) [inout]
+    yield v1
+  } else {
+    yield v1
+  }
+  v6 = consume(y) [in]
+  return a
+}
+)";
+
+// (f), the writer's side: the later read keeps its lookup, which finds the branch's fill only
+// if that fill publishes, i.e. is not put in a MANUAL scope: its marker goes too, and the body
+// stays AUTO.
+TEST(SoundMode, WriterReadThroughAnInvisibleEdgeKeepsPublishing) {
+  EXPECT_EQ(FailedFacts(std::string(kBranchWriterProgram) +
+                        "run analyze\n"
+                        "expect fill#1 edges=[tid2] mark\n"
+                        "expect consume#2 edges=[tid5] dirs=[nodep] mark\n"
+                        "expect func main layer_manual\n"),
+            "");
+  EXPECT_EQ(FailedFacts(std::string(kBranchWriterProgram) +
+                        "run analyze sound\n"
+                        "expect fill#1 edges=[tid2] nomark\n"
+                        "expect consume#2 edges=[tid5] dirs=[in] nomark\n"
+                        "expect func main no_layer_manual\n"),
+            "");
+}
+
 // The default options are the reference: sound is off unless asked for.
 TEST(SoundMode, OffByDefault) {
   AutoDeriveOptions opts;

@@ -36,20 +36,22 @@ struct AutoDeriveOptions {
   bool analyze_auto_scopes = false;  ///< off (default): the pass is a no-op
   bool debug_log = false;            ///< collect the rewrite-bucket log in the report
   /// Sound mode (data/passes/README.md "Soundness"): the same pass without the four ordering
-  /// gaps of spec §3.4 and the last-iteration gap (e). A direction rewrite or a MANUAL marker
+  /// gaps of spec §3.4 and the gaps (e) and (f). A direction rewrite or a MANUAL marker
   /// is kept only where every hazard it relies on is provably covered: (a) an Input/InOut slot
   /// is rewritten only when every alternative of its region is contained in a covered prior
-  /// write; (b) a loop with
-  /// cross-iteration hazards keeps the runtime lookups of the calls involved (no rewrite, no
-  /// call marker) and blocks the whole-body marker; (c) once any scope of the function fell back
-  /// (or a hand function has a call outside any scope), no rewrite and no call marker survive in
-  /// the function (compiler edges stay); (d) a call touching a tensor made by `create` gets no
+  /// write; (b) a loop with cross-iteration hazards keeps the runtime lookups of the calls
+  /// involved (no rewrite, no call marker) and blocks the whole-body marker; (c) once any scope
+  /// of the function fell back (or a hand function has a call outside any scope), no rewrite
+  /// and no call marker survive in the function (compiler edges stay); (d) a call touching a tensor made by `create` gets no
   /// call marker and blocks the whole-body marker (a MANUAL scope drops the creator retention
   /// that keeps the buffer alive), and one touching a `manual_dep` tensor also gets no rewrite;
   /// (e) a hazard covered only by an edge to a loop's return var while the runtime does not
   /// chain the loop's iterations (a dynamic `parallel` summary; a fixed-trip write that is not
   /// InOut) names the last iteration only: that slot keeps its direction, the call gets no
-  /// marker and the layer no whole-body marker. Compiler edges are never changed.
+  /// marker and the layer no whole-body marker; (f) likewise for a hazard covered by an edge
+  /// generated code cannot name at the call (defined in a block that has closed there). In
+  /// (e) and (f) the earlier call whose write the kept lookup must find loses its marker too.
+  /// Compiler edges are never changed.
   /// Off = the reference.
   bool sound = false;
 };
