@@ -138,6 +138,16 @@ std::string FailedFacts(const std::string& text) {
   return out;
 }
 
+/// Failed facts of `program` under the reference (`reference`: its `run` and `expect` lines)
+/// and under sound mode (`sound`), each line labelled with its run.
+std::string FailedTwinFacts(const std::string& program, const std::string& reference,
+                            const std::string& sound) {
+  std::string out;
+  if (const std::string f = FailedFacts(program + reference); !f.empty()) out += "reference: " + f;
+  if (const std::string f = FailedFacts(program + sound); !f.empty()) out += "sound: " + f;
+  return out;
+}
+
 constexpr const char* kLoopMarkerProgram = R"(
 kernel fill(out t: f32[64]) -> t
 kernel mutate(inout x: f32[64]) -> x
@@ -155,17 +165,15 @@ orch main(scratch: f32[64]) {
 // the whole body) becomes MANUAL and mutate(k) -> mutate(k+1) is lost. Sound keeps InOut, drops
 // the call marker and the whole-body marker, and keeps the edge.
 TEST(SoundMode, LoopCallWithCrossIterationHazardKeepsInOutAndStaysAuto) {
-  EXPECT_EQ(FailedFacts(std::string(kLoopMarkerProgram) +
-                        "run analyze\n"
-                        "expect mutate#1 edges=[produced] dirs=[oe] mark\n"
-                        "expect func main layer_manual\n"
-                        "expect mat main \"MANUAL{ fill range{ mutate } }\"\n"),
-            "");
-  EXPECT_EQ(FailedFacts(std::string(kLoopMarkerProgram) +
-                        "run analyze sound\n"
-                        "expect mutate#1 edges=[produced] dirs=[inout] nomark\n"
-                        "expect func main no_layer_manual\n"
-                        "expect mat main \"AUTO{ fill range{ AUTO{ mutate } } }\"\n"),
+  EXPECT_EQ(FailedTwinFacts(kLoopMarkerProgram,
+                            "run analyze\n"
+                            "expect mutate#1 edges=[produced] dirs=[oe] mark\n"
+                            "expect func main layer_manual\n"
+                            "expect mat main \"MANUAL{ fill range{ mutate } }\"\n",
+                            "run analyze sound\n"
+                            "expect mutate#1 edges=[produced] dirs=[inout] nomark\n"
+                            "expect func main no_layer_manual\n"
+                            "expect mat main \"AUTO{ fill range{ AUTO{ mutate } } }\"\n"),
             "");
 }
 
@@ -187,15 +195,14 @@ orch main(scratch: f32[64]) hand {
 // [0,32) (the rest may have been written before the function), so sound mode keeps Input; the
 // edge and the call marker stay.
 TEST(SoundMode, PartlyCoveredReadKeepsInput) {
-  EXPECT_EQ(FailedFacts(std::string(kT23Program) +
-                        "run analyze\n"
-                        "expect consume#1 edges=[producer_tid] dirs=[nodep] mark\n"),
-            "");
-  EXPECT_EQ(FailedFacts(std::string(kT23Program) +
-                        "run analyze sound debug\n"
-                        "expect consume#1 edges=[producer_tid] dirs=[in] mark\n"
-                        "expect scope#1 auto nofallback\n"
-                        "expect stderr \"call=consume arg_index=0 bucket=sound_partial_cover\"\n"),
+  EXPECT_EQ(FailedTwinFacts(kT23Program,
+                            "run analyze\n"
+                            "expect consume#1 edges=[producer_tid] dirs=[nodep] mark\n",
+                            "run analyze sound debug\n"
+                            "expect consume#1 edges=[producer_tid] dirs=[in] mark\n"
+                            "expect scope#1 auto nofallback\n"
+                            "expect stderr \"call=consume arg_index=0 "
+                            "bucket=sound_partial_cover\"\n"),
             "");
 }
 
@@ -229,16 +236,14 @@ orch main(scratch: f32[64]) {
 // retention of its allocation, which a MANUAL scope skips. Sound keeps the rewrite (NoDep keeps
 // step A) but neither marks the call nor the body.
 TEST(SoundMode, CreatedTensorKeepsItsUsersInAnAutoScope) {
-  EXPECT_EQ(FailedFacts(std::string(kCreatedTensorProgram) +
-                        "run analyze\n"
-                        "expect consume#1 edges=[produced] dirs=[nodep] mark\n"
-                        "expect mat main \"MANUAL{ fill consume }\"\n"),
-            "");
-  EXPECT_EQ(FailedFacts(std::string(kCreatedTensorProgram) +
-                        "run analyze sound\n"
-                        "expect consume#1 edges=[produced] dirs=[nodep] nomark\n"
-                        "expect func main no_layer_manual\n"
-                        "expect mat main \"AUTO{ fill consume }\"\n"),
+  EXPECT_EQ(FailedTwinFacts(kCreatedTensorProgram,
+                            "run analyze\n"
+                            "expect consume#1 edges=[produced] dirs=[nodep] mark\n"
+                            "expect mat main \"MANUAL{ fill consume }\"\n",
+                            "run analyze sound\n"
+                            "expect consume#1 edges=[produced] dirs=[nodep] nomark\n"
+                            "expect func main no_layer_manual\n"
+                            "expect mat main \"AUTO{ fill consume }\"\n"),
             "");
 }
 
@@ -263,15 +268,15 @@ std::string LoopThenConsumeProgram(const std::string& loop, const std::string& e
 // Input and the AUTO body; the edge stays.
 TEST(SoundMode, LastIterationSummaryKeepsTheLookup) {
   const std::string t40 = LoopThenConsumeProgram("parallel(0, n_steps)", ", n_steps: index");
-  EXPECT_EQ(FailedFacts(t40 + "run analyze\n"
-                              "expect consume#1 edges=[carried@4] dirs=[nodep] mark\n"
-                              "expect func main layer_manual\n"),
-            "");
-  EXPECT_EQ(FailedFacts(t40 + "run analyze sound debug\n"
-                              "expect consume#1 edges=[carried@4] dirs=[in] nomark\n"
-                              "expect func main no_layer_manual\n"
-                              "expect stderr \"call=consume arg_index=0 "
-                              "bucket=sound_last_iteration_only\"\n"),
+  EXPECT_EQ(FailedTwinFacts(t40,
+                            "run analyze\n"
+                            "expect consume#1 edges=[carried@4] dirs=[nodep] mark\n"
+                            "expect func main layer_manual\n",
+                            "run analyze sound debug\n"
+                            "expect consume#1 edges=[carried@4] dirs=[in] nomark\n"
+                            "expect func main no_layer_manual\n"
+                            "expect stderr \"call=consume arg_index=0 "
+                            "bucket=sound_last_iteration_only\"\n"),
             "");
 }
 
@@ -280,10 +285,11 @@ TEST(SoundMode, LastIterationSummaryKeepsTheLookup) {
 // InOut write (T34, u2) the runtime chains the iterations and the edge covers them all.
 TEST(SoundMode, FixedTripLoopWithUnchainedWritesKeepsTheLookup) {
   const std::string program = LoopThenConsumeProgram("range(0, 4)", "");
-  EXPECT_EQ(FailedFacts(program + "run analyze\nexpect consume#1 dirs=[nodep] mark\n"), "");
-  EXPECT_EQ(FailedFacts(program + "run analyze sound\n"
-                                   "expect consume#1 dirs=[in] nomark\n"
-                                   "expect func main no_layer_manual\n"),
+  EXPECT_EQ(FailedTwinFacts(program,
+                            "run analyze\nexpect consume#1 dirs=[nodep] mark\n",
+                            "run analyze sound\n"
+                            "expect consume#1 dirs=[in] nomark\n"
+                            "expect func main no_layer_manual\n"),
             "");
 }
 
@@ -305,14 +311,13 @@ orch main(scratch: f32[64]) hand {
 // code cannot name there and drops (spec §3.4); the reference's NoDep then leaves consume
 // unordered after fill. Sound keeps Input (and no marker); the edge stays.
 TEST(SoundMode, EdgeCodegenCannotNameKeepsTheLookup) {
-  EXPECT_EQ(FailedFacts(std::string(kSiblingScopesProgram) +
-                        "run analyze\n"
-                        "expect consume#1 edges=[produced] dirs=[nodep] mark\n"),
-            "");
-  EXPECT_EQ(FailedFacts(std::string(kSiblingScopesProgram) +
-                        "run analyze sound debug\n"
-                        "expect consume#1 edges=[produced] dirs=[in] nomark\n"
-                        "expect stderr \"call=consume arg_index=0 bucket=sound_edge_not_visible\"\n"),
+  EXPECT_EQ(FailedTwinFacts(kSiblingScopesProgram,
+                            "run analyze\n"
+                            "expect consume#1 edges=[produced] dirs=[nodep] mark\n",
+                            "run analyze sound debug\n"
+                            "expect consume#1 edges=[produced] dirs=[in] nomark\n"
+                            "expect stderr \"call=consume arg_index=0 "
+                            "bucket=sound_edge_not_visible\"\n"),
             "");
 }
 
@@ -336,17 +341,15 @@ orch main(a: f32[64], cond: bool) {
 // if that fill publishes, i.e. is not put in a MANUAL scope: its marker goes too, and the body
 // stays AUTO.
 TEST(SoundMode, WriterReadThroughAnInvisibleEdgeKeepsPublishing) {
-  EXPECT_EQ(FailedFacts(std::string(kBranchWriterProgram) +
-                        "run analyze\n"
-                        "expect fill#1 edges=[tid2] mark\n"
-                        "expect consume#2 edges=[tid5] dirs=[nodep] mark\n"
-                        "expect func main layer_manual\n"),
-            "");
-  EXPECT_EQ(FailedFacts(std::string(kBranchWriterProgram) +
-                        "run analyze sound\n"
-                        "expect fill#1 edges=[tid2] nomark\n"
-                        "expect consume#2 edges=[tid5] dirs=[in] nomark\n"
-                        "expect func main no_layer_manual\n"),
+  EXPECT_EQ(FailedTwinFacts(kBranchWriterProgram,
+                            "run analyze\n"
+                            "expect fill#1 edges=[tid2] mark\n"
+                            "expect consume#2 edges=[tid5] dirs=[nodep] mark\n"
+                            "expect func main layer_manual\n",
+                            "run analyze sound\n"
+                            "expect fill#1 edges=[tid2] nomark\n"
+                            "expect consume#2 edges=[tid5] dirs=[in] nomark\n"
+                            "expect func main no_layer_manual\n"),
             "");
 }
 
