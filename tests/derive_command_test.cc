@@ -42,6 +42,22 @@ TEST(CheckCommand, FlagsTheLoopMadeManualAroundCrossIterationHazards) {  // spec
             std::string::npos);
 }
 
+// Long reports list the first findings of each kind and count the rest.
+TEST(CheckCommand, MaxFindingsLimitsTheListNotTheCount) {
+  testing::CommandResult r = Depgraph(std::string("check ") + kT34 + " --max-findings 1");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("ordering lost: (0, 0) fill -> (0, 1) fill"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("ordering lost: (0, 1) fill"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("... 2 more ordering(s) lost (--max-findings 0 lists all)"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("... 2 more hazard(s) left unordered"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("result: 3 ordering(s) lost, 0 buffer retention(s) lost, 3 hazard(s)"),
+            std::string::npos) << r.out;
+  testing::CommandResult all = Depgraph(std::string("check ") + kT34 + " --max-findings 0");
+  EXPECT_NE(all.out.find("ordering lost: (0, 2) fill -> (0, 3) fill"), std::string::npos);
+  EXPECT_EQ(all.out.find("... "), std::string::npos) << all.out;
+}
+
 TEST(CheckCommand, SoundModeClosesTheGapsOfTheReferencePass) {  // spec §3.4
   for (const std::string program :
        {std::string(kT34), std::string("data/passes/unsound/u1_partial_cover_read.depir"),

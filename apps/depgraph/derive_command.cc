@@ -65,11 +65,35 @@ std::string KernelName(const DepGraph& graph, const std::map<int32_t, std::strin
 
 std::string KernelOfId(const DepGraph& graph, const std::map<int32_t, std::string>& names,
                        TaskId id) {
-  for (uint32_t t = 0; t < graph.tasks.size(); ++t) {
-    if (graph.tasks[t].id == id) return KernelName(graph, names, t);
-  }
-  return "alloc";
+  const Task* task = graph.FindTask(id);
+  if (task == nullptr) return "alloc";
+  return KernelName(graph, names, static_cast<uint32_t>(task - graph.tasks.data()));
 }
+
+// Prints findings of one kind up to a limit (0 = no limit), then how many it left out.
+class FindingPrinter {
+ public:
+  FindingPrinter(std::ostream& out, size_t limit, const char* kind)
+      : out_(out), limit_(limit), kind_(kind) {}
+  /// The stream to write the next finding to, or nullptr when past the limit (count it only).
+  std::ostream* Next() {
+    ++count_;
+    return limit_ == 0 || count_ <= limit_ ? &out_ : nullptr;
+  }
+  /// Writes the "... more" line if findings were left out; returns the count.
+  size_t Finish() {
+    if (limit_ != 0 && count_ > limit_) {
+      out_ << "... " << count_ - limit_ << " more " << kind_ << " (--max-findings 0 lists all)\n";
+    }
+    return count_;
+  }
+
+ private:
+  std::ostream& out_;
+  size_t limit_;
+  const char* kind_;
+  size_t count_ = 0;
+};
 
 // The first byte range where task `pred` and task `succ` of `graph` conflict (one of the two
 // writes it), by the bounds of their accesses in `model`; nullopt when none does (an explicit
@@ -190,43 +214,50 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
         << (count > 1 ? " (" + std::to_string(count) + " calls)" : std::string()) << "\n";
   }
   const bool rings = runtime_graph.UsesRings() || compiled_graph.UsesRings();
-  size_t lost = 0, retention_lost = 0;
+  FindingPrinter lost_orderings(out, args.max_findings, "ordering(s) lost");
   for (const DiffPair& pair : diff.orderings_lost) {
     // Orderings from allocations carry only buffer lifetime; they are judged below per created
     // tensor (matched by execution order, not by scope-dependent ids and batching).
     if (pair.pred_is_alloc) continue;
-    ++lost;
-    out << "ordering lost: " << FormatTaskId(pair.a_pred, rings) << " "
-        << KernelOfId(runtime_graph, names, pair.a_pred) << " -> "
-        << FormatTaskId(pair.a_succ, rings) << " " << KernelOfId(runtime_graph, names, pair.a_succ);
+    std::ostream* line = lost_orderings.Next();
+    if (line == nullptr) continue;
+    *line << "ordering lost: " << FormatTaskId(pair.a_pred, rings) << " "
+          << KernelOfId(runtime_graph, names, pair.a_pred) << " -> "
+          << FormatTaskId(pair.a_succ, rings) << " " << KernelOfId(runtime_graph, names, pair.a_succ);
     if (auto range = ConflictRange(runtime_graph, runtime_audit.model, pair.a_pred, pair.a_succ)) {
-      out << ", bytes [0x" << std::hex << range->begin << ", 0x" << range->end << std::dec << ")";
+      *line << ", bytes [0x" << std::hex << range->begin << ", 0x" << range->end << std::dec << ")";
     }
-    out << " (runtime orders them; the compiled program does not)\n";
+    *line << " (runtime orders them; the compiled program does not)\n";
   }
+  const size_t lost = lost_orderings.Finish();
+  FindingPrinter lost_retentions(out, args.max_findings, "buffer retention(s) lost");
   for (const LostRetention& r : CompareBufferRetention(runtime_graph, runtime_trace.creates,
                                                        compiled_graph, compiled_trace.creates)) {
-    ++retention_lost;
-    out << "retention lost: alloc " << FormatTaskId(r.ref_allocation, rings) << " (create #"
-        << r.create + 1 << ") -> " << FormatTaskId(r.ref_user, rings) << " "
-        << KernelName(runtime_graph, names, r.user_task)
-        << " (the runtime keeps the buffer alive until this task ends; in the compiled program "
-           "nothing does, so it may be reclaimed while the task runs)\n";
+    std::ostream* line = lost_retentions.Next();
+    if (line == nullptr) continue;
+    *line << "retention lost: alloc " << FormatTaskId(r.ref_allocation, rings) << " (create #"
+          << r.create + 1 << ") -> " << FormatTaskId(r.ref_user, rings) << " "
+          << KernelName(runtime_graph, names, r.user_task)
+          << " (the runtime keeps the buffer alive until this task ends; in the compiled program "
+             "nothing does, so it may be reclaimed while the task runs)\n";
   }
-  size_t hazards = 0;
+  const size_t retention_lost = lost_retentions.Finish();
+  FindingPrinter new_hazards(out, args.max_findings, "hazard(s) left unordered");
   for (const Race& race : compiled_audit.races.races) {
     if (runtime_races.count({race.first.task, race.second.task})) {
       continue;
     }
-    ++hazards;
-    out << "hazard left unordered: " << RaceKindName(race.kind) << " "
-        << FormatTaskId(compiled_graph.tasks[race.first.task].id, rings) << " "
-        << KernelName(compiled_graph, names, race.first.task) << " arg"
-        << race.first.arg_idx << " / " << FormatTaskId(compiled_graph.tasks[race.second.task].id, rings)
-        << " " << KernelName(compiled_graph, names, race.second.task) << " arg"
-        << race.second.arg_idx << ", bytes [0x" << std::hex << race.begin << ", 0x" << race.end
-        << std::dec << ")" << (race.approximate ? " (approximate)" : "") << "\n";
+    std::ostream* line = new_hazards.Next();
+    if (line == nullptr) continue;
+    *line << "hazard left unordered: " << RaceKindName(race.kind) << " "
+          << FormatTaskId(compiled_graph.tasks[race.first.task].id, rings) << " "
+          << KernelName(compiled_graph, names, race.first.task) << " arg" << race.first.arg_idx
+          << " / " << FormatTaskId(compiled_graph.tasks[race.second.task].id, rings) << " "
+          << KernelName(compiled_graph, names, race.second.task) << " arg"
+          << race.second.arg_idx << ", bytes [0x" << std::hex << race.begin << ", 0x" << race.end
+          << std::dec << ")" << (race.approximate ? " (approximate)" : "") << "\n";
   }
+  const size_t hazards = new_hazards.Finish();
   const size_t failures = lost + retention_lost + hazards;
   out << "result: " << lost << " ordering(s) lost, " << retention_lost
       << " buffer retention(s) lost, " << hazards << " hazard(s) left unordered"

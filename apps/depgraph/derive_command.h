@@ -2,6 +2,7 @@
 // that the compiled program keeps every ordering the runtime would have enforced.
 #pragma once
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@ struct CheckArgs {
   std::vector<std::string> sets;  ///< `name=value` bindings for the runs
   std::string entry;              ///< entry function; empty = main / the only one
   bool sound = false;             ///< check the sound variant of the pass
+  size_t max_findings = 20;       ///< findings listed per kind (all are counted); 0 = all
 };
 
 /// Runs `depgraph check`: derives (analyze on, then materialize), runs the original program
