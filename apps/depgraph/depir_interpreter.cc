@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "depgraph_passes/lexical_blocks.h"
+#include "depir_frame.h"
 #include "depgraph_shim/shim_runtime.h"
 #include "pto_orchestration_api.h"
 
@@ -26,86 +28,15 @@ using passes::StmtKind;
 using passes::Type;
 using passes::TypeKind;
 using passes::VarId;
+using depir_run::ComputeMarks;
+using depir_run::Frame;
+using depir_run::InitFrame;
+using depir_run::RunError;
+using depir_run::ToDataType;
+using depir_run::Value;
 
 // Loops longer than this are almost certainly a wrong binding, not a program to unroll.
 constexpr int64_t kMaxTrips = int64_t{1} << 22;
-
-// A runtime error of the interpreted program (message without the file/function prefix).
-struct RunError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// The value of one variable during interpretation.
-struct Value {
-  enum class Kind { kUnset, kTensor, kInt, kTaskId, kTaskIdArray };
-  Kind kind = Kind::kUnset;
-  ChipTensor tensor{};
-  int64_t number = 0;
-  PTO2TaskId tid = PTO2TaskId::invalid();
-  std::vector<PTO2TaskId> array;
-  /// For a tensor returned by a call: the call's task. A plain call has no TaskId variable,
-  /// so the pass names its result as the dependency (the "synthetic" TaskId).
-  PTO2TaskId producer = PTO2TaskId::invalid();
-
-  static Value Int(int64_t n) { Value v; v.kind = Kind::kInt; v.number = n; return v; }
-  static Value Tensor(const ChipTensor& t) { Value v; v.kind = Kind::kTensor; v.tensor = t; return v; }
-  static Value Tid(PTO2TaskId id) { Value v; v.kind = Kind::kTaskId; v.tid = id; return v; }
-};
-
-// Variables of one executing function.
-struct Frame {
-  const Function* fn = nullptr;
-  std::vector<Value> vals;
-  std::vector<uint64_t> stamp;                     // when each var was last assigned; 0 = never
-  // Lexical blocks, for the visibility of compiler edges: the block instance each var was last
-  // assigned in, and the instances open now (the function body first).
-  std::vector<uint64_t> def_block;
-  std::vector<uint64_t> open_blocks;
-  std::unordered_map<std::string, std::vector<VarId>> by_name;
-  std::unordered_map<std::string, int64_t> ints;  // latest integer value per name
-  std::vector<Value> yielded;
-  bool has_yield = false;
-  bool returned = false;
-  std::vector<Value> results;
-};
-
-void InitFrame(Frame* f, const Function& fn) {
-  f->fn = &fn;
-  f->vals.assign(fn.vars.size(), Value{});
-  f->stamp.assign(fn.vars.size(), 0);
-  f->def_block.assign(fn.vars.size(), 0);
-  f->open_blocks.assign(1, 0);
-  for (size_t i = 0; i < fn.vars.size(); ++i) f->by_name[fn.vars[i].name].push_back(static_cast<VarId>(i));
-}
-
-// Per statement of `body`, 1 + the largest VarId defined textually before it (the @k
-// numbering order): a definition at or above the mark can only have run before the statement
-// through a loop back edge.
-void ComputeMarks(const std::vector<Stmt>& body, VarId* next,
-                  std::unordered_map<const Stmt*, VarId>* marks) {
-  auto see = [&](VarId v) { *next = std::max(*next, v + 1); };
-  for (const Stmt& s : body) {
-    (*marks)[&s] = *next;
-    if (s.kind == StmtKind::kFor) see(s.loop_var);
-    for (const passes::IterArg& it : s.iters) see(it.var);
-    ComputeMarks(s.body, next, marks);
-    ComputeMarks(s.else_body, next, marks);
-    for (VarId d : s.defs) see(d);
-  }
-}
-
-// depir dtype spelling -> runtime DataType (f64 has no runtime type: 8-byte INT64 stands in).
-DataType ToDataType(const std::string& dtype) {
-  static const std::unordered_map<std::string, DataType> kTypes = {
-      {"f32", DataType::FLOAT32}, {"f16", DataType::FLOAT16}, {"bf16", DataType::BFLOAT16},
-      {"f64", DataType::INT64},   {"i8", DataType::INT8},     {"i16", DataType::INT16},
-      {"i32", DataType::INT32},   {"i64", DataType::INT64},   {"u8", DataType::UINT8},
-      {"u16", DataType::UINT16},  {"u32", DataType::UINT32},  {"u64", DataType::UINT64},
-      {"b8", DataType::BOOL}};
-  auto it = kTypes.find(dtype);
-  if (it == kTypes.end()) throw RunError("unsupported dtype '" + dtype + "'");
-  return it->second;
-}
 
 void CollectDynamicOps(const std::vector<Stmt>& body, std::vector<std::string>* ops) {
   for (const Stmt& s : body) {
@@ -187,7 +118,6 @@ class Interpreter {
     if (v < 0 || v >= static_cast<VarId>(f->vals.size())) throw RunError("bad variable id");
     f->vals[v] = value;
     f->stamp[v] = ++clock_;
-    f->def_block[v] = f->open_blocks.back();
     if (value.kind == Value::Kind::kInt) f->ints[VarName(*f, v)] = value.number;
   }
 
@@ -339,7 +269,8 @@ class Interpreter {
   // Generated code allocates a scope's tensors with one batched alloc_tensors at the scope's
   // start. Each executed block (scope body, loop iteration, branch, function body) does the
   // same for the `create`s directly in it, except one whose shape names a variable the block
-  // assigns (its value is not known yet): that one is allocated alone where it stands.
+  // assigns (its value is not known yet) or does not resolve: that one is allocated alone where
+  // it stands (and reports its error there).
   void AllocateCreatesOf(const Frame& f, const std::vector<Stmt>& body) {
     std::set<std::string> assigned;
     for (const Stmt& s : body) {
@@ -347,42 +278,42 @@ class Interpreter {
         if (d >= 0) assigned.insert(VarName(f, d));
       }
     }
-    std::vector<const Expr*> exprs;
-    std::vector<TensorCreateInfo> infos;
+    std::vector<std::pair<const Expr*, std::vector<uint32_t>>> creates;
     for (const Stmt& s : body) {
       if (s.kind != StmtKind::kAssign || s.expr.kind != ExprKind::kCreate) continue;
       const bool known = std::none_of(s.expr.shape.begin(), s.expr.shape.end(), [&](const Dim& d) {
         return d.symbolic && assigned.count(d.name) > 0;
       });
       if (!known) continue;
-      std::vector<uint32_t> shape;
       try {
-        shape = ResolveShape(f, s.expr.shape);
+        creates.emplace_back(&s.expr, ResolveShape(f, s.expr.shape));
       } catch (const RunError&) {
-        continue;  // allocated alone at its statement, which then reports the error in place
       }
-      infos.emplace_back(shape.data(), static_cast<uint32_t>(shape.size()), ToDataType(s.expr.dtype),
-                         s.expr.manual_dep);
-      exprs.push_back(&s.expr);
     }
-    if (infos.empty()) return;
+    if (!creates.empty()) Allocate(creates);
+  }
+
+  // One alloc_tensors for `creates` (create expressions with their resolved shapes); each
+  // tensor and the allocation's id wait in preallocated_ for their create to run.
+  void Allocate(const std::vector<std::pair<const Expr*, std::vector<uint32_t>>>& creates) {
+    std::vector<TensorCreateInfo> infos;
+    for (const auto& [e, shape] : creates) {
+      infos.emplace_back(shape.data(), static_cast<uint32_t>(shape.size()), ToDataType(e->dtype),
+                         e->manual_dep);
+    }
     const TaskOutputTensors out = alloc_tensors(infos.data(), static_cast<uint32_t>(infos.size()));
     CheckFatal("create");
-    for (size_t i = 0; i < exprs.size(); ++i) {
-      preallocated_[exprs[i]] = {out.get_ref(static_cast<uint32_t>(i)), out.task_id().raw};
+    for (size_t i = 0; i < creates.size(); ++i) {
+      preallocated_[creates[i].first] = {out.get_ref(static_cast<uint32_t>(i)), out.task_id().raw};
     }
   }
 
-  // Runs a block (a new lexical block of the generated code: definitions in it are not
-  // visible to compiler edges after it closes).
   void ExecBlock(Frame* f, const std::vector<Stmt>& body) {
-    f->open_blocks.push_back(++block_serial_);
     AllocateCreatesOf(*f, body);
     for (const Stmt& s : body) {
-      if (f->returned) break;
+      if (f->returned) return;
       Exec(f, s);
     }
-    f->open_blocks.pop_back();
   }
 
   // Runs a loop body once with the carried values in the iter args; returns the yield.
@@ -524,16 +455,18 @@ class Interpreter {
     }
   }
 
-  // Explicit dependencies of TaskId / TaskId-array variables, valid ids only, deduplicated.
-  // Whether the definition a read of `v` sees ran and was made in a block still open, i.e.
-  // whether generated code could name it here.
-  bool DefinitionVisible(const Frame& f, VarId v) const {
+  // Whether generated code could name, at `call`, the definition a read of `v` sees: it ran,
+  // and it stands before the call in the call's block or one enclosing it (LexicalBlocks).
+  bool DefinitionVisible(const Frame& f, VarId v, const Expr& call) {
     if (v < 0 || v >= static_cast<VarId>(f.vals.size())) return false;
     const VarId r = Resolve(f, v);
     if (f.vals[r].kind == Value::Kind::kUnset) return false;
-    return std::find(f.open_blocks.begin(), f.open_blocks.end(), f.def_block[r]) != f.open_blocks.end();
+    auto it = blocks_.find(f.fn);
+    if (it == blocks_.end()) it = blocks_.emplace(f.fn, passes::LexicalBlocks(*f.fn)).first;
+    return it->second.VisibleAt(r, &call);
   }
 
+  // Explicit dependencies of TaskId / TaskId-array variables, valid ids only, deduplicated.
   std::vector<PTO2TaskId> CollectDeps(const Frame& f, const std::vector<VarId>& vars) const {
     std::vector<PTO2TaskId> out;
     auto add = [&](PTO2TaskId id) {
@@ -571,18 +504,10 @@ class Interpreter {
       case ExprKind::kSlice:
         return {Slice(*f, e)};
       case ExprKind::kCreate: {
-        Created created;
-        if (auto it = preallocated_.find(&e); it != preallocated_.end()) {
-          created = it->second;
-          preallocated_.erase(it);
-        } else {
-          const std::vector<uint32_t> shape = ResolveShape(*f, e.shape);
-          TensorCreateInfo info(shape.data(), static_cast<uint32_t>(shape.size()),
-                                ToDataType(e.dtype), e.manual_dep);
-          const TaskOutputTensors out = alloc_tensors(info);
-          CheckFatal("create");
-          created = {out.get_ref(0), out.task_id().raw};
-        }
+        if (!preallocated_.count(&e)) Allocate({{&e, ResolveShape(*f, e.shape)}});
+        const auto it = preallocated_.find(&e);
+        const Created created = it->second;
+        preallocated_.erase(it);
         if (trace_ != nullptr) {
           trace_->creates.push_back({created.alloc_id, created.tensor.buffer.addr});
         }
@@ -711,7 +636,7 @@ class Interpreter {
       // Codegen drops a compiler edge whose TaskId is not visible at the call (defined in a
       // block that has closed, or not run at all); user deps are kept as written.
       for (VarId v : *e.attrs.compiler_manual_dep_edges) {
-        if (DefinitionVisible(*f, v)) {
+        if (DefinitionVisible(*f, v, e)) {
           dep_vars.push_back(v);
         } else if (trace_ != nullptr) {
           trace_->dropped_edges.push_back({current_fn_, k.name, VarName(*f, v)});
@@ -815,13 +740,13 @@ class Interpreter {
     uint64_t alloc_id = 0;
   };
   std::unordered_map<const Expr*, Created> preallocated_;  ///< by create expression
+  std::unordered_map<const Function*, passes::LexicalBlocks> blocks_;  ///< built on first use
   std::unordered_map<std::string, int32_t> dynamic_ids_;
   std::map<std::string, std::pair<uint64_t, uint64_t>> memref_base_;  // base -> (addr, bytes)
   std::string current_fn_;
   SourcePos error_pos_;  ///< innermost statement an error escaped from
   int depth_ = 0;
   uint64_t clock_ = 0;
-  uint64_t block_serial_ = 0;  ///< last lexical block instance opened
   VarId mark_ = 0;
   std::unordered_map<const Function*, std::unordered_map<const Stmt*, VarId>> marks_;
 };
@@ -858,21 +783,18 @@ bool RunDepirOnShim(const Program& program, const DepirRunOptions& options,
   runtime->Bind();
   Interpreter interp(program, options, runtime, trace);
   bool ok = true;
-  // "<file>:<line>:<col>: <function>: <message>"; an error outside any statement (binding the
-  // entry parameters) is placed at the entry function's name.
-  auto report = [&](const char* what) {
+  try {
+    interp.Run(*entry);
+  } catch (const std::exception& e) {
+    // "<file>:<line>:<col>: <function>: <message>"; an error outside any statement (binding
+    // the entry parameters) is placed at the entry function's name.
     const SourcePos pos = interp.error_pos().known() ? interp.error_pos() : entry->pos;
     std::string where = options.filename;
     if (pos.known()) {
       where += (where.empty() ? "" : ":") + std::to_string(pos.line) + ":" + std::to_string(pos.col);
     }
-    *err = (where.empty() ? "" : where + ": ") + interp.current_function() + ": " + what;
+    *err = (where.empty() ? "" : where + ": ") + interp.current_function() + ": " + e.what();
     ok = false;
-  };
-  try {
-    interp.Run(*entry);
-  } catch (const std::exception& e) {
-    report(e.what());
   }
   shim::ShimRuntime::Unbind();
   if (ok && runtime->fatal()) {

@@ -63,11 +63,17 @@ std::string KernelName(const DepGraph& graph, const std::map<int32_t, std::strin
   return "dummy";
 }
 
+// Index in tasks[] of the task with `id`, or nullopt (an allocation). O(log tasks).
+std::optional<uint32_t> TaskIndex(const DepGraph& graph, TaskId id) {
+  const Task* task = graph.FindTask(id);
+  if (task == nullptr) return std::nullopt;
+  return static_cast<uint32_t>(task - graph.tasks.data());
+}
+
 std::string KernelOfId(const DepGraph& graph, const std::map<int32_t, std::string>& names,
                        TaskId id) {
-  const Task* task = graph.FindTask(id);
-  if (task == nullptr) return "alloc";
-  return KernelName(graph, names, static_cast<uint32_t>(task - graph.tasks.data()));
+  const std::optional<uint32_t> t = TaskIndex(graph, id);
+  return t ? KernelName(graph, names, *t) : "alloc";
 }
 
 // Prints findings of one kind up to a limit (0 = no limit), then how many it left out.
@@ -100,13 +106,10 @@ class FindingPrinter {
 // or creator ordering with no byte hazard). O(accesses of the two tasks squared).
 std::optional<ByteInterval> ConflictRange(const DepGraph& graph, const AccessModel& model,
                                           TaskId pred, TaskId succ) {
-  const Task* p = graph.FindTask(pred);
-  const Task* q = graph.FindTask(succ);
-  if (p == nullptr || q == nullptr) return std::nullopt;
-  const auto pi = static_cast<uint32_t>(p - graph.tasks.data());
-  const auto qi = static_cast<uint32_t>(q - graph.tasks.data());
-  for (const Access& x : model.TaskAccesses(pi)) {
-    for (const Access& y : model.TaskAccesses(qi)) {
+  const std::optional<uint32_t> p = TaskIndex(graph, pred), q = TaskIndex(graph, succ);
+  if (!p || !q) return std::nullopt;
+  for (const Access& x : model.TaskAccesses(*p)) {
+    for (const Access& y : model.TaskAccesses(*q)) {
       if (!x.writes && !y.writes) continue;
       const int64_t begin = std::max(x.bounds.begin, y.bounds.begin);
       const int64_t end = std::min(x.bounds.end, y.bounds.end);

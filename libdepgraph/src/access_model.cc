@@ -143,13 +143,8 @@ class ModelBuilder {
     if (size == 0) return Unknown(t, arg.idx, UnknownReason::kNoDTypeSize);
     access.tensor_id = arg.tensor_id;
 
-    StridedView strided;
-    strided.base_addr = tensor->buffer_addr;
-    strided.elem_size = size;
-    strided.start_offset = view.start_offset;
-    strided.shape = graph_.DimData(view.shape);
-    strided.strides = graph_.DimData(view.strides);
-    strided.ndim = view.shape.size;
+    const StridedView strided = MakeStridedView(graph_, tensor->buffer_addr, size,
+                                                view.start_offset, view.shape, view.strides);
     access.elem_size = static_cast<uint8_t>(size);
     const ViewExpansion result =
         ExpandStridedView(strided, std::min(options_.stored_pieces, options_.max_pieces),

@@ -100,13 +100,8 @@ bool ComputeRowRegion(const DepGraph& graph, const EdgeRow& row, const TaskArg* 
   // The buffer's last byte must be addressable as an int64; larger buffers are "unknown".
   if (addr + numel * size > kInt64Max) return false;
 
-  StridedView strided;
-  strided.base_addr = tensor->buffer_addr;
-  strided.elem_size = size;
-  strided.start_offset = view.start_offset;
-  strided.shape = graph.DimData(view.shape);
-  strided.strides = graph.DimData(view.strides);
-  strided.ndim = view.shape.size;
+  const StridedView strided =
+      MakeStridedView(graph, tensor->buffer_addr, size, view.start_offset, view.shape, view.strides);
   // Over the cap the reference tool calls the view "too complex": unknown, not bounded.
   if (ExpandStridedView(strided, kMaxOuterIntervals, tensor->buffer_numel, &region->intervals) !=
       ViewExpansion::kExact) {
@@ -115,6 +110,18 @@ bool ComputeRowRegion(const DepGraph& graph, const EdgeRow& row, const TaskArg* 
   }
   region->buffer_addr = tensor->buffer_addr;
   return true;
+}
+
+StridedView MakeStridedView(const DepGraph& graph, int64_t base_addr, int elem_size,
+                            int64_t start_offset, const DimList& shape, const DimList& strides) {
+  StridedView view;
+  view.base_addr = base_addr;
+  view.elem_size = elem_size;
+  view.start_offset = start_offset;
+  view.shape = graph.DimData(shape);
+  view.strides = graph.DimData(strides);
+  view.ndim = shape.size;
+  return view;
 }
 
 ViewExpansion ExpandStridedView(const StridedView& view, int64_t max_outer, int64_t limit_elems,

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "auto_derive_prepass.h"
-#include "lexical_blocks.h"
+#include "depgraph_passes/lexical_blocks.h"
 
 namespace depgraph::passes {
 

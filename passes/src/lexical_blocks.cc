@@ -1,10 +1,10 @@
-#include "lexical_blocks.h"
+#include "depgraph_passes/lexical_blocks.h"
 
 namespace depgraph::passes {
 
 LexicalBlocks::LexicalBlocks(const Function& fn) {
   const int body = NewBlock(-1);
-  for (VarId p : fn.params) def_block_[p] = body;
+  for (VarId p : fn.params) defs_[p] = {body, 0};
   Index(fn.body, body);
 }
 
@@ -15,13 +15,14 @@ int LexicalBlocks::NewBlock(int parent) {
 
 void LexicalBlocks::Index(const std::vector<Stmt>& body, int block) {
   for (const Stmt& s : body) {
+    const Place here{block, ++statements_};
     for (VarId d : s.defs) {
-      if (d >= 0) def_block_[d] = block;
+      if (d >= 0) defs_[d] = here;
     }
     switch (s.kind) {
       case StmtKind::kAssign:
       case StmtKind::kEval:
-        call_block_[&s.expr] = block;
+        calls_[&s.expr] = here;
         break;
       case StmtKind::kScope:
         Index(s.body, NewBlock(block));
@@ -29,9 +30,9 @@ void LexicalBlocks::Index(const std::vector<Stmt>& body, int block) {
       case StmtKind::kFor:
       case StmtKind::kWhile: {
         const int inner = NewBlock(block);
-        if (s.loop_var >= 0) def_block_[s.loop_var] = inner;
+        if (s.loop_var >= 0) defs_[s.loop_var] = {inner, here.order};
         for (const IterArg& it : s.iters) {
-          if (it.var >= 0) def_block_[it.var] = inner;
+          if (it.var >= 0) defs_[it.var] = {inner, here.order};
         }
         Index(s.body, inner);
         break;
@@ -47,11 +48,12 @@ void LexicalBlocks::Index(const std::vector<Stmt>& body, int block) {
 }
 
 bool LexicalBlocks::VisibleAt(VarId def, const Expr* call) const {
-  const auto d = def_block_.find(def);
-  const auto c = call_block_.find(call);
-  if (d == def_block_.end() || c == call_block_.end()) return true;
-  for (int b = c->second; b >= 0; b = parent_[static_cast<size_t>(b)]) {
-    if (b == d->second) return true;
+  const auto d = defs_.find(def);
+  const auto c = calls_.find(call);
+  if (d == defs_.end() || c == calls_.end()) return true;
+  if (d->second.order >= c->second.order) return false;
+  for (int b = c->second.block; b >= 0; b = parent_[static_cast<size_t>(b)]) {
+    if (b == d->second.block) return true;
   }
   return false;
 }

@@ -48,6 +48,12 @@ struct StridedView {
   int ndim = 0;
 };
 
+/// The strided view of `shape`/`strides` (lists of `graph`, which must outlive the result)
+/// from element `start_offset` of the buffer at `base_addr`, `elem_size` bytes per element.
+/// O(1).
+StridedView MakeStridedView(const DepGraph& graph, int64_t base_addr, int elem_size,
+                            int64_t start_offset, const DimList& shape, const DimList& strides);
+
 /// Outcome of ExpandStridedView.
 enum class ViewExpansion {
   kExact,    ///< *out holds exactly the bytes of the view
