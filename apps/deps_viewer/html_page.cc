@@ -7,7 +7,7 @@
 
 #include "depgraph/dot_writer.h"
 #include "graphviz_render.h"
-#include "html_template.h"
+#include "graphviz_page_assets.h"
 #include "svg_layers.h"
 
 namespace depgraph {
@@ -208,9 +208,9 @@ std::string BuildHtmlPage(const DepGraph& graph, const std::vector<TaskLabel>& l
   std::string edges = std::to_string(ShownCount(graph, shown));
   std::string spmd = SpmdBlocksJson(graph);
   std::string stats = DepStatsJson(graph, labels);
-  std::string_view style = PageStyleSheet();
-  std::string_view chrome = PageLegendAndPanel();
-  std::string_view script = PageScript();
+  std::string_view style = assets::kGraphvizPageCss;
+  std::string_view chrome = assets::kGraphvizPagePanelHtml;
+  std::string_view script = assets::kGraphvizPageJs;
 
   std::string page;
   page.reserve(svg.size() + stats.size() + spmd.size() + style.size() + chrome.size() +

@@ -1,0 +1,1 @@
+/* placeholder: the explorer page asset explorer.js */
