@@ -14,6 +14,9 @@ struct LayeredLayoutOptions {
   int sweeps = 4;            ///< barycentre sweeps (each one down and one up); bounded work
   float layer_gap = 120.0f;  ///< distance between consecutive layers (along the flow)
   float node_gap = 36.0f;    ///< minimum distance between neighbours in one layer
+  /// y relaxation passes (each one down and one up): every node moves towards the mean y of
+  /// its neighbours, overlaps resolved per layer; bounded work.
+  int coordinate_passes = 4;
   /// Only pairs with include[p] != 0 take part (empty = all pairs). Nodes stay all present.
   const std::vector<uint8_t>* include = nullptr;
 };
