@@ -13,7 +13,9 @@
 #include "depgraph/load_deps.h"
 #include "depgraph/name_map.h"
 #include "depgraph/task_label.h"
+#include "cli_inputs.h"
 #include "derive_command.h"
+#include "query_command.h"
 #include "run_command.h"
 
 namespace depgraph {
@@ -58,35 +60,12 @@ bool Emit(const std::string& path, std::ostream& out, std::ostream& err, Render&
   return true;
 }
 
-bool Load(const std::string& path, DepGraph* graph, std::ostream& err) {
-  std::string error;
-  if (!LoadDepsJson(path, graph, &error)) {
-    err << "error: " << error << "\n";
-    return false;
-  }
-  return true;
-}
-
 int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err) {
   DepGraph graph;
-  if (!Load(args.input, &graph, err)) return 1;
+  if (!LoadGraphOrReport(args.input, &graph, err)) return 1;
   NameMap names;
+  if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
   std::string error;
-  const std::string dir = std::filesystem::path(args.input).parent_path().string();
-  const std::string names_path =
-      args.func_names.empty() ? DiscoverNameMap(dir.empty() ? "." : dir) : args.func_names;
-  if (!names_path.empty()) {
-    switch (LoadNameMap(names_path, &names, &error)) {
-      case NameMapStatus::kOk:
-        break;
-      case NameMapStatus::kUnreadable:
-        err << "warning: couldn't read " << names_path << ": " << error << "\n";
-        break;
-      case NameMapStatus::kInvalid:
-        err << "error: " << error << "\n";
-        return 1;
-    }
-  }
   AuditResult result;
   if (!RunAudit(graph, AuditOptions{}, &result, &error)) {
     err << "error: " << args.input << ": " << error << "\n";
@@ -113,7 +92,7 @@ int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err)
 
 int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
   DepGraph a, b;
-  if (!Load(args.a, &a, err) || !Load(args.b, &b, err)) return 1;
+  if (!LoadGraphOrReport(args.a, &a, err) || !LoadGraphOrReport(args.b, &b, err)) return 1;
   DiffOptions options;
   options.by_order = args.by_order;
   options.closure = args.closure;
@@ -177,6 +156,24 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   diff_cmd->add_flag("--json", diff.json, "write JSON (schema depgraph-diff/1)");
   diff_cmd->add_option("-o,--output", diff.output, "write the report here (atomically)");
 
+  QueryArgs query;
+  CLI::App* query_cmd = app.add_subcommand(
+      "query", "A task's predecessors and successors (--task), its ancestors and descendants "
+               "(--depth), a shortest path (--path) or tasks by kernel name (--grep). Task ids: "
+               "decimal or \"(ring, local)\". Exit 0: answered, 1: bad input or unknown task.");
+  query_cmd->add_option("deps_json", query.input, "deps.json to query")->required();
+  query_cmd->add_option("--task", query.task, "the task whose neighbours to list");
+  query_cmd->add_option("--depth", query.depth,
+                        "with --task: also ancestors and descendants up to N edges away");
+  query_cmd->add_option("--path", query.path, "a shortest path in edges from A to B")
+      ->expected(2);
+  query_cmd->add_option("--grep", query.grep,
+                        "tasks whose kernel name contains NAME (case-insensitive)");
+  query_cmd->add_flag("--json", query.json, "print one JSON object instead of text");
+  query_cmd->add_option("--func-names", query.func_names,
+                        "name_map*.json with kernel names (default: newest sibling "
+                        "name_map*.json)");
+
   RunCommandArgs run;
   CLI::App* run_cmd = app.add_subcommand(
       "run", "Interpret a depir program on the runtime shim and write its deps.json and name "
@@ -233,6 +230,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
     return 2;
   }
   if (audit_cmd->parsed()) return RunAuditCommand(audit, out, err);
+  if (query_cmd->parsed()) return RunQueryCommand(query, out, err);
   if (run_cmd->parsed()) return RunDepirCommand(run, out, err);
   if (derive_cmd->parsed()) return RunDeriveCommand(derive, out, err);
   if (check_cmd->parsed()) return RunCheckCommand(check, out, err);

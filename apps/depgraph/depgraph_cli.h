@@ -1,4 +1,4 @@
-// The `depgraph` command: subcommands audit, diff and run.
+// The `depgraph` command: subcommands audit, diff, query, run, derive and check.
 #pragma once
 
 #include <ostream>
@@ -11,6 +11,7 @@ namespace depgraph {
 /// messages to `out` (stdout) and `err` (stderr). Returns the exit code:
 /// audit: 0 no race, 3 races found, 1 bad input or unwritable output;
 /// diff: 0 no ordering lost, 3 B loses an ordering of A, 1 bad input;
+/// query: 0 answered, 1 bad input or unknown task;
 /// run: 0 written, 1 bad program, unbound name or runtime error (see run_command.h);
 /// 2 usage error.
 int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

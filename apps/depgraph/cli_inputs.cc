@@ -1,0 +1,38 @@
+#include "cli_inputs.h"
+
+#include <filesystem>
+
+#include "depgraph/load_deps.h"
+
+namespace depgraph {
+
+bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err) {
+  std::string error;
+  if (!LoadDepsJson(path, graph, &error)) {
+    err << "error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+bool LoadNamesOrReport(const std::string& deps_path, const std::string& func_names, NameMap* names,
+                       std::ostream& err) {
+  const std::string dir = std::filesystem::path(deps_path).parent_path().string();
+  const std::string names_path =
+      func_names.empty() ? DiscoverNameMap(dir.empty() ? "." : dir) : func_names;
+  if (names_path.empty()) return true;
+  std::string error;
+  switch (LoadNameMap(names_path, names, &error)) {
+    case NameMapStatus::kOk:
+      break;
+    case NameMapStatus::kUnreadable:
+      err << "warning: couldn't read " << names_path << ": " << error << "\n";
+      break;
+    case NameMapStatus::kInvalid:
+      err << "error: " << error << "\n";
+      return false;
+  }
+  return true;
+}
+
+}  // namespace depgraph

@@ -1,0 +1,23 @@
+// Inputs shared by the graph subcommands of `depgraph` (audit, query): a deps.json and the
+// kernel names that go with it.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "depgraph/graph.h"
+#include "depgraph/name_map.h"
+
+namespace depgraph {
+
+/// Loads `path` into *graph; on failure prints `error: <one line>` to `err` and returns false.
+/// O(file).
+bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err);
+
+/// Loads the kernel names for the capture at `deps_path`: `func_names` when given, else the
+/// newest sibling `name_map*.json` (none is fine). An unreadable file is a warning; an invalid
+/// one prints `error: ...` and returns false. O(file).
+bool LoadNamesOrReport(const std::string& deps_path, const std::string& func_names, NameMap* names,
+                       std::ostream& err);
+
+}  // namespace depgraph
