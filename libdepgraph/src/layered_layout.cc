@@ -171,11 +171,15 @@ bool MeanOver(const Csr& csr, uint32_t v, const std::vector<double>& pos, double
 }
 
 /// Reorders one layer by the barycentre of each node's neighbours in `primary` (or, if it has
-/// none there, in `secondary`), positions being orders within layers. Nodes with no neighbour
-/// at all keep their slot. Ties keep the previous order. O(degrees + k log k).
+/// none there, in `secondary`) and updates `pos` for it. Nodes with no neighbour at all keep
+/// their slot. Ties keep the previous order. O(degrees + k log k).
 void SortLayer(uint32_t* nodes, uint32_t k, const Csr& primary, const Csr& secondary,
                std::vector<double>* pos, std::vector<std::pair<double, uint32_t>>* keyed,
                std::vector<uint32_t>* scratch) {
+  if (k == 1) {
+    (*pos)[nodes[0]] = 0.5;
+    return;
+  }
   keyed->clear();
   scratch->assign(nodes, nodes + k);
   std::vector<uint8_t> fixed_slot;  // only allocated if some node is fixed
@@ -197,17 +201,18 @@ void SortLayer(uint32_t* nodes, uint32_t k, const Csr& primary, const Csr& secon
   }
   for (uint32_t i = 0; i < k; ++i) {
     if (!fixed_slot.empty() && fixed_slot[i]) nodes[i] = (*scratch)[i];
-    (*pos)[nodes[i]] = i;
+    (*pos)[nodes[i]] = (i + 0.5) / k;
   }
 }
 
-/// Barycentre sweeps: down (by predecessors) then up (by successors), `sweeps` times.
+/// Barycentre sweeps: down (by predecessors) then up (by successors), `sweeps` times. A
+/// node's position is its relative place in its layer, (slot + 0.5) / layer size, so that
+/// neighbours on layers of different sizes (long pairs, pulled sources) weigh alike.
 void SweepOrders(const Csr& succ, const Csr& pred, int sweeps, Layers* layers) {
   std::vector<double> pos(layers->nodes.size());
   for (uint32_t l = 0; l < layers->Count(); ++l) {
-    for (uint32_t i = layers->start[l]; i < layers->start[l + 1]; ++i) {
-      pos[layers->nodes[i]] = i - layers->start[l];
-    }
+    const uint32_t b = layers->start[l], k = layers->start[l + 1] - b;
+    for (uint32_t i = 0; i < k; ++i) pos[layers->nodes[b + i]] = (i + 0.5) / k;
   }
   std::vector<std::pair<double, uint32_t>> keyed;
   std::vector<uint32_t> scratch;
@@ -228,6 +233,10 @@ void SweepOrders(const Csr& succ, const Csr& pred, int sweeps, Layers* layers) {
 /// pooling adjacent violators. O(k).
 void PlaceLayer(const double* want, uint32_t k, double gap, double* y,
                 std::vector<std::pair<double, uint32_t>>* blocks) {
+  if (k == 1) {
+    y[0] = want[0];
+    return;
+  }
   blocks->clear();  // (sum, count) of pooled blocks
   for (uint32_t i = 0; i < k; ++i) {
     blocks->emplace_back(want[i] - i * gap, 1);
