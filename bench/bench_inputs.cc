@@ -1,0 +1,90 @@
+#include "bench_inputs.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "depgraph/load_deps.h"
+#include "graph_generator.h"
+
+namespace depgraph::bench {
+
+DecodeInputs& DecodeInputs::Get() {
+  static DecodeInputs inputs;
+  return inputs;
+}
+
+DecodeInputs::DecodeInputs() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/depgraph_bench.XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  dir_ = pattern;
+}
+
+DecodeInputs::~DecodeInputs() {
+  for (const auto& [tasks, entry] : entries_) std::remove(entry.path.c_str());
+  if (!dir_.empty()) rmdir(dir_.c_str());
+}
+
+const DepGraph& DecodeInputs::Graph(uint64_t tasks) {
+  Item& item = Entry(tasks);
+  if (!item.graph) {
+    item.graph = std::make_unique<DepGraph>();
+    std::string err;
+    if (!LoadDepsJson(item.path, item.graph.get(), &err)) throw std::runtime_error(err);
+  }
+  return *item.graph;
+}
+
+const StructuralReduction& DecodeInputs::Reduction(uint64_t tasks) {
+  Item& item = Entry(tasks);
+  if (!item.reduction) {
+    item.reduction = std::make_unique<StructuralReduction>(ReduceStructurally(Graph(tasks)));
+  }
+  return *item.reduction;
+}
+
+DecodeInputs::Item& DecodeInputs::Entry(uint64_t tasks) {
+  Item& item = entries_[tasks];
+  if (item.path.empty()) {
+    gen_graph::GenOptions options;
+    options.shape = gen_graph::Shape::kDecode;
+    options.tasks = tasks;
+    options.seed = 1;
+    const std::string path = dir_ + "/decode_" + std::to_string(tasks) + ".json";
+    gen_graph::GenStats stats;
+    std::string err;
+    if (!gen_graph::WriteGraphFile(options, path, &stats, &err)) throw std::runtime_error(err);
+    ::sync();  // keep the write-back of the fresh file out of the timings
+    item.path = path;
+    item.bytes = stats.bytes;
+  }
+  return item;
+}
+
+void SetGraphCounters(benchmark::State& state, const DepGraph& graph) {
+  state.counters["tasks"] = static_cast<double>(graph.tasks.size());
+  state.counters["rows"] = static_cast<double>(graph.rows.size());
+  state.counters["pairs"] = static_cast<double>(graph.pairs.size());
+}
+
+std::vector<int64_t> BenchSizes() {
+  std::vector<int64_t> sizes;
+  if (const char* env = std::getenv("DEPGRAPH_BENCH_TASKS"); env != nullptr && *env) {
+    std::string text(env);
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t comma = text.find(',', start);
+      if (comma == std::string::npos) comma = text.size();
+      const std::string item = text.substr(start, comma - start);
+      if (!item.empty()) sizes.push_back(std::stoll(item));
+      start = comma + 1;
+    }
+  }
+  if (sizes.empty()) sizes = {10000, 50000};
+  return sizes;
+}
+
+}  // namespace depgraph::bench

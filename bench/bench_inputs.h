@@ -1,0 +1,56 @@
+// Inputs shared by the benchmarks: decode graphs made by gen_graph's generator (seed 1), their
+// loaded form and structural reduction, and the sizes to run.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "depgraph/graph.h"
+#include "depgraph/reduction.h"
+
+namespace depgraph::bench {
+
+/// Decode graphs generated once per process into a private temporary directory (removed at
+/// exit), plus their loaded form and structural reduction, built on first use.
+class DecodeInputs {
+ public:
+  /// The process-wide instance.
+  static DecodeInputs& Get();
+  ~DecodeInputs();
+
+  /// Path of the generated file with `tasks` tasks (generated on first call).
+  const std::string& Path(uint64_t tasks) { return Entry(tasks).path; }
+  /// File size in bytes.
+  uint64_t Bytes(uint64_t tasks) { return Entry(tasks).bytes; }
+  /// The loaded graph (loaded on first call; throws on a load error).
+  const DepGraph& Graph(uint64_t tasks);
+  /// Its structural reduction (computed on first call).
+  const StructuralReduction& Reduction(uint64_t tasks);
+
+ private:
+  struct Item {
+    std::string path;
+    uint64_t bytes = 0;
+    std::unique_ptr<DepGraph> graph;
+    std::unique_ptr<StructuralReduction> reduction;
+  };
+
+  DecodeInputs();
+  Item& Entry(uint64_t tasks);
+
+  std::string dir_;
+  std::map<uint64_t, Item> entries_;
+};
+
+/// Sets the tasks/rows/pairs counters of a benchmark run on `graph`.
+void SetGraphCounters(benchmark::State& state, const DepGraph& graph);
+
+/// Decode sizes to run: DEPGRAPH_BENCH_TASKS (comma-separated, e.g. "1000000") or 10k and 50k.
+std::vector<int64_t> BenchSizes();
+
+}  // namespace depgraph::bench
