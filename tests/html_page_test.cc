@@ -63,13 +63,14 @@ TEST(HtmlPageTest, DepStatsGroupPeersByNameHint) {
   NameMap names;
   names.names = {{"7", "q_proj"}, {"8", "k_proj"}, {"9", "v_proj"}};
   std::string json = DepStatsJson(graph, ResolveTaskLabels(graph, names));
-  EXPECT_NE(json.find(R"("T0_5":{"fanin":4,"fanout":1,"label":"5","name_hint":"v_proj",)"
+  EXPECT_NE(json.find(R"("T0_5":{"id":"5","fanin":4,"fanout":1,"drawn_in":4,"drawn_out":1,)"
+                      R"("label":"5","name_hint":"v_proj",)"
+                      R"("preds":[["T0_1",1],["T0_2",1],["T0_3",1],["T0_4",1]],"succs":[["T0_1",1]],)"
                       R"("pred_by_hint":[["q_proj",2],["alloc",1],["k_proj",1]],)"
                       R"("succ_by_hint":[["alloc",1]]})"),
             std::string::npos)
       << json;
-  EXPECT_TRUE(json.starts_with(R"({"T0_1":{"fanin":1,"fanout":1,"label":"1","name_hint":"alloc",)"))
-      << json;
+  EXPECT_TRUE(json.starts_with(R"({"T0_1":{"id":"1","fanin":1,"fanout":1,)")) << json;
 }
 
 TEST(HtmlPageTest, DepStatsNameHintsWithoutNames) {
@@ -78,10 +79,41 @@ TEST(HtmlPageTest, DepStatsNameHintsWithoutNames) {
     "edges":[{"pred":2,"succ":3}]})");
   std::string json = DepStatsJson(graph, ResolveTaskLabels(graph, {}));
   EXPECT_EQ(json,
-            R"({"T0_2":{"fanin":0,"fanout":1,"label":"2","name_hint":"f7","pred_by_hint":[],)"
+            R"({"T0_2":{"id":"2","fanin":0,"fanout":1,"drawn_in":0,"drawn_out":1,"label":"2",)"
+            R"("name_hint":"f7","preds":[],"succs":[["T0_3",1]],"pred_by_hint":[],)"
             R"("succ_by_hint":[["dummy",1]]},)"
-            R"("T0_3":{"fanin":1,"fanout":0,"label":"3","name_hint":"dummy",)"
+            R"("T0_3":{"id":"3","fanin":1,"fanout":0,"drawn_in":1,"drawn_out":0,"label":"3",)"
+            R"("name_hint":"dummy","preds":[["T0_2",1]],"succs":[],)"
             R"("pred_by_hint":[["f7",1]],"succ_by_hint":[]}})");
+}
+
+// Neighbours are listed by task id, each with whether its pair is drawn in this mode; the
+// fan counts stay totals and drawn_in/drawn_out say how many of them are drawn.
+TEST(HtmlPageTest, DepStatsListNeighboursAndDrawnCounts) {
+  DepGraph graph = LoadText(kWorkedExample);
+  std::string json = DepStatsJson(graph, ResolveTaskLabels(graph, {}),
+                                  HideOnly(graph, {{1, 3}, {1, 4}}));
+  EXPECT_NE(json.find(R"("T0_1":{"id":"1","fanin":1,"fanout":3,"drawn_in":1,"drawn_out":1,)"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("succs":[["T0_2",1],["T0_3",0],["T0_4",0]])"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("T0_4":{"id":"4","fanin":2,"fanout":0,"drawn_in":1,"drawn_out":0,)"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("preds":[["T0_1",0],["T0_3",1]])"), std::string::npos) << json;
+  // Without a selection every pair is drawn.
+  std::string all = DepStatsJson(graph, ResolveTaskLabels(graph, {}));
+  EXPECT_EQ(all.find(",0]"), std::string::npos) << all;
+}
+
+TEST(HtmlPageTest, CaptureNameIsTheFileAndTwoDirectories) {
+  EXPECT_EQ(CaptureName("data/real/paged_attention/CaseSmall1/deps.json"),
+            "paged_attention/CaseSmall1/deps.json");
+  EXPECT_EQ(CaptureName("/abs/x/./y/deps.json"), "x/y/deps.json");
+  EXPECT_EQ(CaptureName("run1\\deps.json"), "run1/deps.json");
+  EXPECT_EQ(CaptureName("deps.json"), "deps.json");
+  EXPECT_EQ(CaptureName("./deps.json"), "deps.json");
+  EXPECT_EQ(CaptureName(""), "");
 }
 
 TEST(HtmlPageTest, DepStatsJsonIsAsciiAndScriptSafe) {
@@ -104,7 +136,7 @@ TEST(HtmlPageTest, PageCarriesStatsDetailPanelAndLegend) {
     "edges":[{"pred":1,"succ":2}]})");
   NameMap names;
   names.names = {{"7", "q_proj"}};
-  std::string page = BuildHtmlPage(graph, ResolveTaskLabels(graph, names), {},
+  std::string page = BuildHtmlPage(graph, ResolveTaskLabels(graph, names), {}, HtmlOptions{},
                                    "<?xml version=\"1.0\"?>\n<svg><g class=\"graph\"></g></svg>\n");
   EXPECT_NE(page.find("id=\"detail\""), std::string::npos);
   EXPECT_NE(page.find("const depStats = "), std::string::npos);
@@ -114,16 +146,44 @@ TEST(HtmlPageTest, PageCarriesStatsDetailPanelAndLegend) {
   EXPECT_NE(page.find("function openDetail"), std::string::npos);
   EXPECT_NE(page.find("↓N ↑M = pred / succ"), std::string::npos);
   EXPECT_NE(page.find("const spmdBlocks = {};"), std::string::npos);
-  EXPECT_NE(page.find("<title>deps.json — 2 nodes, 1 edges</title>"), std::string::npos);
+  EXPECT_NE(page.find("<title>deps.json — full: 2 nodes, 1 edges</title>"), std::string::npos);
   EXPECT_EQ(page.find("<?xml"), std::string::npos);
   EXPECT_NE(page.find("<div id=\"stage\">\n<svg>"), std::string::npos);
-  for (const char* swatch : {"AIC (cube)", "AIV (vector)", ">mix<", ">alloc<", "SPMD"}) {
+  for (const char* swatch : {"AIC (cube)", "AIV (vector)", ">mix<", ">alloc<", "SPMD",
+                             ">dummy / no kernel<", ">early dispatch / alloc<", ">fully fed",
+                             ">explicit deps=<", ">byte overlap kind<", ">not in this edge mode<"}) {
     EXPECT_NE(page.find(swatch), std::string::npos) << swatch;
   }
   // Self-contained: nothing is fetched.
   EXPECT_EQ(page.find("<script src"), std::string::npos);
   EXPECT_EQ(page.find("<link"), std::string::npos);
   EXPECT_EQ(page.find("http://"), page.find("http://www.w3.org/2000/svg"));
+}
+
+// Title and header name the capture and the mode, escaped; the page script draws the
+// markers, rewrites tooltips, ghosts hidden edges, lists neighbours and fits below the header.
+TEST(HtmlPageTest, PageNamesCaptureAndModeAndCarriesTheFixes) {
+  DepGraph graph = LoadText(R"({"tasks":[{"task_id":2,"kernel_ids":[-1,7,-1]}],
+    "edges":[{"pred":1,"succ":2}]})");
+  HtmlOptions options;
+  options.source = "/tmp/a&b/<run>/deps.json";
+  options.edge_mode = "reduced_dataflow";
+  std::string page = BuildHtmlPage(graph, ResolveTaskLabels(graph, {}), {1}, options,
+                                   "<svg><g class=\"graph\"></g></svg>");
+  EXPECT_NE(page.find("<title>a&amp;b/&lt;run&gt;/deps.json — reduced_dataflow: 2 nodes, 1 "
+                      "edges</title>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<span id=\"capture\">a&amp;b/&lt;run&gt;/deps.json</span>"),
+            std::string::npos);
+  EXPECT_NE(page.find(">reduced_dataflow</span>"), std::string::npos);
+  EXPECT_NE(page.find("g.edge.hidden-edge path"), std::string::npos);  // ghost style
+  EXPECT_NE(page.find("stroke-dasharray: 4 3"), std::string::npos);
+  EXPECT_NE(page.find("function drawMarkers"), std::string::npos);     // 🔥/⭐ as shapes
+  EXPECT_NE(page.find("function freeArea"), std::string::npos);        // fit below the header
+  EXPECT_NE(page.find("'detail-preds'"), std::string::npos);
+  EXPECT_NE(page.find("'detail-succs'"), std::string::npos);
+  EXPECT_NE(page.find("task-link"), std::string::npos);
+  EXPECT_NE(page.find("centreOn(group)"), std::string::npos);
 }
 
 // A Graphviz-shaped SVG: comments, a nested node table group, escaped class names.
@@ -220,10 +280,21 @@ TEST(HtmlPageTest, WorkedExampleHiddenEdgesAreLayered) {
   DepGraph graph = LoadText(kWorkedExample);
   std::vector<TaskLabel> labels = ResolveTaskLabels(graph, {});
   std::string html, err;
-  ASSERT_TRUE(RenderHtmlPage(graph, labels, HideOnly(graph, {{1, 3}, {1, 4}}), HtmlOptions{},
-                             &html, &err))
+  HtmlOptions options;
+  options.source = "data/samples/worked_example/deps.json";
+  options.edge_mode = "reduced";
+  ASSERT_TRUE(RenderHtmlPage(graph, labels, HideOnly(graph, {{1, 3}, {1, 4}}), options, &html,
+                             &err))
       << err;
-  EXPECT_NE(html.find("<title>deps.json — 5 nodes, 6 edges</title>"), std::string::npos);
+  EXPECT_NE(html.find("<title>samples/worked_example/deps.json — reduced: 5 nodes, 6 of 8 "
+                      "edges</title>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<span id=\"edge-mode\" class=\"mode\" title=\"edge mode (--edge-mode)\">"
+                      "reduced</span>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<span class=\"count\" id=\"edge-counts\">6 of 8 edges</span>"),
+            std::string::npos);
+  EXPECT_NE(html.find("2 not in this mode, drawn as faint dashed ghosts"), std::string::npos);
   size_t hidden_layer = html.find("<g class=\"edge-layer hidden-edge-layer\">");
   size_t visible_layer = html.find("<g class=\"edge-layer visible-edge-layer\">");
   ASSERT_NE(hidden_layer, std::string::npos);
@@ -243,8 +314,11 @@ TEST(HtmlPageTest, FullModeHasNoHiddenEdges) {
   std::string html, err;
   ASSERT_TRUE(RenderHtmlPage(graph, ResolveTaskLabels(graph, {}), {}, HtmlOptions{}, &html, &err))
       << err;
-  EXPECT_NE(html.find("<title>deps.json — 5 nodes, 8 edges</title>"), std::string::npos);
-  EXPECT_EQ(html.find("hidden-edge"), std::string::npos);
+  EXPECT_NE(html.find("<title>deps.json — full: 5 nodes, 8 edges</title>"), std::string::npos);
+  EXPECT_EQ(html.find("<span class=\"ghost-note\">"), std::string::npos);
+  std::string drawing = html.substr(html.find("<div id=\"stage\">"));
+  drawing.resize(drawing.find("</svg>"));
+  EXPECT_EQ(drawing.find("hidden-edge"), std::string::npos);
   EXPECT_EQ(html.find("hidden&#45;edge"), std::string::npos);
   EXPECT_EQ(html.find("edge-layer"), std::string::npos);
 }

@@ -88,6 +88,19 @@ void AppendJsonString(std::string* out, std::string_view text) {
   *out += '"';
 }
 
+// Appends `text` escaped for HTML text and attribute values (& < > ").
+void AppendHtmlText(std::string* out, std::string_view text) {
+  for (char c : text) {
+    switch (c) {
+      case '&': *out += "&amp;"; break;
+      case '<': *out += "&lt;"; break;
+      case '>': *out += "&gt;"; break;
+      case '"': *out += "&quot;"; break;
+      default: *out += c;
+    }
+  }
+}
+
 // The detail panel's bucket of a node.
 std::string NameHint(const DepGraph& graph, const TaskLabel& label, uint32_t node) {
   if (label.kind == TaskKind::kAlloc) return "alloc";
@@ -157,78 +170,153 @@ std::string SpmdBlocksJson(const DepGraph& graph) {
   return out;
 }
 
-std::string DepStatsJson(const DepGraph& graph, const std::vector<TaskLabel>& labels) {
+std::string DepStatsJson(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                         const std::vector<uint8_t>& shown) {
   size_t n = graph.nodes.size();
   bool rings = graph.UsesRings();
   std::vector<std::string> hints(n);
-  for (uint32_t node = 0; node < n; ++node) hints[node] = NameHint(graph, labels[node], node);
-  // Predecessor lists as a CSR by successor; successors are pairs' contiguous runs.
-  std::vector<uint32_t> pred_offsets(n + 1, 0), preds(graph.pairs.size());
-  for (const Pair& pair : graph.pairs) ++pred_offsets[pair.succ + 1];
-  for (size_t i = 1; i <= n; ++i) pred_offsets[i] += pred_offsets[i - 1];
-  std::vector<uint32_t> cursor(pred_offsets.begin(), pred_offsets.end() - 1);
-  std::vector<uint32_t> succs(graph.pairs.size());
+  std::vector<std::string> dot_ids(n);
+  for (uint32_t node = 0; node < n; ++node) {
+    hints[node] = NameHint(graph, labels[node], node);
+    dot_ids[node] = DotNodeId(graph.nodes[node]);
+  }
+  auto drawn = [&](uint32_t p) -> uint8_t { return shown.empty() || shown[p] != 0 ? 1 : 0; };
+  // Predecessor lists as a CSR by successor (pairs come sorted by (pred, succ), so each list
+  // is ascending); successors are the pairs' contiguous runs. Each entry is a pair index.
+  std::vector<uint32_t> pred_offsets(n + 1, 0), pred_pairs(graph.pairs.size());
   std::vector<uint32_t> succ_offsets(n + 1, 0);
-  for (uint32_t p = 0; p < graph.pairs.size(); ++p) {
-    const Pair& pair = graph.pairs[p];
-    preds[cursor[pair.succ]++] = pair.pred;
-    succs[p] = pair.succ;
+  for (const Pair& pair : graph.pairs) {
+    ++pred_offsets[pair.succ + 1];
     ++succ_offsets[pair.pred + 1];
   }
-  for (size_t i = 1; i <= n; ++i) succ_offsets[i] += succ_offsets[i - 1];
+  for (size_t i = 1; i <= n; ++i) {
+    pred_offsets[i] += pred_offsets[i - 1];
+    succ_offsets[i] += succ_offsets[i - 1];
+  }
+  std::vector<uint32_t> cursor(pred_offsets.begin(), pred_offsets.end() - 1);
+  for (uint32_t p = 0; p < graph.pairs.size(); ++p) pred_pairs[cursor[graph.pairs[p].succ]++] = p;
 
+  std::vector<uint32_t> peers;
+  auto append_peers = [&](std::string* out, const uint32_t* pairs, size_t count, bool pred_side) {
+    *out += '[';
+    for (size_t i = 0; i < count; ++i) {
+      const Pair& pair = graph.pairs[pairs[i]];
+      if (i) *out += ',';
+      *out += '[';
+      AppendJsonString(out, dot_ids[pred_side ? pair.pred : pair.succ]);
+      *out += drawn(pairs[i]) ? ",1]" : ",0]";
+    }
+    *out += ']';
+  };
+  auto append_hints = [&](std::string* out, const uint32_t* pairs, size_t count, bool pred_side) {
+    peers.clear();
+    for (size_t i = 0; i < count; ++i) {
+      const Pair& pair = graph.pairs[pairs[i]];
+      peers.push_back(pred_side ? pair.pred : pair.succ);
+    }
+    AppendHintCounts(out, hints, peers.data(), peers.size());
+  };
+
+  std::vector<uint32_t> succ_pairs(graph.pairs.size());
+  for (uint32_t p = 0; p < graph.pairs.size(); ++p) succ_pairs[p] = p;
   std::string out = "{";
   bool first = true;
   for (const auto& [id, node] : NodesByDotId(graph)) {
     if (!first) out += ',';
     first = false;
+    const uint32_t* in = pred_pairs.data() + pred_offsets[node];
+    const uint32_t* outs = succ_pairs.data() + succ_offsets[node];
     uint32_t fanin = pred_offsets[node + 1] - pred_offsets[node];
     uint32_t fanout = succ_offsets[node + 1] - succ_offsets[node];
+    uint32_t drawn_in = 0, drawn_out = 0;
+    for (uint32_t i = 0; i < fanin; ++i) drawn_in += drawn(in[i]);
+    for (uint32_t i = 0; i < fanout; ++i) drawn_out += drawn(outs[i]);
     AppendJsonString(&out, id);
-    out += ":{\"fanin\":" + std::to_string(fanin) + ",\"fanout\":" + std::to_string(fanout);
+    out += ":{\"id\":\"" + std::to_string(graph.nodes[node]) + '"';
+    out += ",\"fanin\":" + std::to_string(fanin) + ",\"fanout\":" + std::to_string(fanout);
+    out += ",\"drawn_in\":" + std::to_string(drawn_in);
+    out += ",\"drawn_out\":" + std::to_string(drawn_out);
     out += ",\"label\":";
     AppendJsonString(&out, FormatTaskId(graph.nodes[node], rings));
     out += ",\"name_hint\":";
     AppendJsonString(&out, hints[node]);
+    out += ",\"preds\":";
+    append_peers(&out, in, fanin, true);
+    out += ",\"succs\":";
+    append_peers(&out, outs, fanout, false);
     out += ",\"pred_by_hint\":";
-    AppendHintCounts(&out, hints, preds.data() + pred_offsets[node], fanin);
+    append_hints(&out, in, fanin, true);
     out += ",\"succ_by_hint\":";
-    AppendHintCounts(&out, hints, succs.data() + succ_offsets[node], fanout);
+    append_hints(&out, outs, fanout, false);
     out += '}';
   }
   out += '}';
   return out;
 }
 
+std::string CaptureName(std::string_view source) {
+  std::vector<std::string_view> parts;
+  size_t begin = 0;
+  for (size_t i = 0; i <= source.size(); ++i) {
+    if (i < source.size() && source[i] != '/' && source[i] != '\\') continue;
+    std::string_view part = source.substr(begin, i - begin);
+    if (!part.empty() && part != ".") parts.push_back(part);
+    begin = i + 1;
+  }
+  std::string name;
+  size_t first = parts.size() > 3 ? parts.size() - 3 : 0;
+  for (size_t i = first; i < parts.size(); ++i) {
+    if (!name.empty()) name += '/';
+    name += parts[i];
+  }
+  return name;
+}
+
 std::string BuildHtmlPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
-                          const std::vector<uint8_t>& shown, std::string_view svg) {
+                          const std::vector<uint8_t>& shown, const HtmlOptions& options,
+                          std::string_view svg) {
   size_t svg_start = svg.find("<svg");
   if (svg_start != std::string_view::npos) svg = svg.substr(svg_start);
-  std::string nodes = std::to_string(graph.nodes.size());
-  std::string edges = std::to_string(ShownCount(graph, shown));
+  const size_t total = graph.pairs.size(), drawn = ShownCount(graph, shown);
+  std::string nodes = std::to_string(graph.nodes.size()) + " nodes";
+  std::string edges = std::to_string(drawn);
+  if (drawn != total) edges += " of " + std::to_string(total);
+  edges += " edges";
+  std::string capture = CaptureName(options.source);
   std::string spmd = SpmdBlocksJson(graph);
-  std::string stats = DepStatsJson(graph, labels);
+  std::string stats = DepStatsJson(graph, labels, shown);
   std::string_view style = assets::kGraphvizPageCss;
   std::string_view chrome = assets::kGraphvizPagePanelHtml;
   std::string_view script = assets::kGraphvizPageJs;
 
   std::string page;
   page.reserve(svg.size() + stats.size() + spmd.size() + style.size() + chrome.size() +
-               script.size() + 2048);
+               script.size() + 4096);
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  page += "<title>deps.json \xE2\x80\x94 " + nodes + " nodes, " + edges + " edges</title>\n";
+  page += "<title>";
+  AppendHtmlText(&page, capture);
+  page += " \xE2\x80\x94 ";
+  AppendHtmlText(&page, options.edge_mode);
+  page += ": " + nodes + ", " + edges + "</title>\n";
   page += "<style>";
   page += style;
   page += "</style>\n</head>\n<body>\n<div id=\"stage\">\n";
   page += svg;
-  page += "\n</div>\n<div id=\"hud\" class=\"panel\">\n";
-  page += "  <span class=\"count\">" + nodes + " nodes</span><span>\xC2\xB7</span>";
-  page += "<span class=\"count\">" + edges + " edges</span>\n";
-  page += "  <span class=\"keys\"><span><kbd>drag</kbd>pan</span><span><kbd>scroll</kbd>pan</span>"
+  page += "\n</div>\n<header id=\"hud\" class=\"panel\">\n  <span id=\"capture\">";
+  AppendHtmlText(&page, capture);
+  page += "</span><span id=\"edge-mode\" class=\"mode\" title=\"edge mode (--edge-mode)\">";
+  AppendHtmlText(&page, options.edge_mode);
+  page += "</span>\n  <span class=\"count\">" + nodes + "</span><span>\xC2\xB7</span>";
+  page += "<span class=\"count\" id=\"edge-counts\">" + edges + "</span>";
+  if (drawn != total) {
+    page += "<span class=\"ghost-note\">" + std::to_string(total - drawn) +
+            " not in this mode, drawn as faint dashed ghosts</span>";
+  }
+  page += "\n  <span class=\"keys\"><span><kbd>drag</kbd>pan</span><span><kbd>scroll</kbd>pan</span>"
           "<span><kbd>ctrl+scroll</kbd>zoom</span><span><kbd>click</kbd>task</span>"
           "<span><kbd>f</kbd>fit</span><span><kbd>r</kbd>reset</span>"
-          "<span><kbd>esc</kbd>close</span></span>\n</div>";
+          "<span><kbd>esc</kbd>close</span></span>\n</header>";
   page += chrome;
   page += "<script>\nconst spmdBlocks = ";
   page += spmd;
@@ -260,7 +348,7 @@ bool RenderHtmlPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
   size_t svg_start = svg.find("<svg");
   if (svg_start != std::string::npos && svg_start > 0) svg.erase(0, svg_start);
   if (ShownCount(graph, shown) != graph.pairs.size()) svg = LayerSvgEdges(svg);
-  *html = BuildHtmlPage(graph, labels, shown, svg);
+  *html = BuildHtmlPage(graph, labels, shown, options, svg);
   return true;
 }
 

@@ -99,6 +99,9 @@ bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* 
   html_options.engine = request.options.engine;
   html_options.rankdir = request.options.direction;
   html_options.rich = request.options.show_tensor_info;
+  html_options.source = request.source;
+  html_options.edge_mode =
+      request.selection.cycle_fallback ? "full" : EdgeModeName(request.selection.mode);
   std::string html;
   if (!RenderHtmlPage(request.graph, request.labels, request.selection.shown, html_options, &html,
                       err)) {

@@ -1,0 +1,179 @@
+// The Graphviz page (deps_viewer --format html on a small graph) in headless Chromium: no
+// console error, one SVG node per task, honest counts with ghosted edges, the detail panel's
+// neighbour lists (checked against the graph), jumping to a neighbour, fit below the header,
+// drawn markers and readable tooltips.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import {
+  assertNoPageErrors, expectedNeighbours, launchBrowser, openPage, run, screenshot,
+  skipWithoutChromium, sourceDir, tempDir, tools,
+} from './harness.mjs';
+
+const skip = skipWithoutChromium();
+const CAPTURE = 'paged_attention/CaseSmall1/deps.json';
+const DEPS = path.join(sourceDir, 'data', 'real', CAPTURE);
+
+// Every task id of a deps.json (tasks and edge endpoints) as raw decimal strings.
+function taskIds(depsFile) {
+  const data = JSON.parse(readFileSync(depsFile, 'utf8'));
+  const ids = new Set();
+  for (const t of data.tasks || []) ids.add(String(BigInt(t.task_id)));
+  for (const e of data.edges || []) {
+    ids.add(String(BigInt(e.pred)));
+    ids.add(String(BigInt(e.succ)));
+  }
+  return ids;
+}
+
+// Renders the capture's Graphviz page in `mode`; `--layout graphviz` once deps_viewer has it.
+function renderPage(dir, mode) {
+  const help = run(tools.viewer, ['--help']);
+  const layout = help.includes('--layout') ? ['--layout', 'graphviz'] : [];
+  const out = path.join(dir, `graphviz_${mode}.html`);
+  const stdout = run(tools.viewer, [DEPS, '--format', 'html', '--edge-mode', mode, ...layout, '-o', out]);
+  return { file: out, stdout };
+}
+
+describe('Graphviz page', { skip }, () => {
+  let browser, tmp;
+  before(async () => {
+    browser = await launchBrowser();
+    tmp = tempDir();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (tmp) tmp.cleanup();
+  });
+
+  test('loads without errors, one node per task, title and header name capture and mode', async () => {
+    const { file } = renderPage(tmp.dir, 'full');
+    const { page, errors } = await openPage(browser, file);
+    const ids = taskIds(DEPS);
+    const nodeIds = await page.$$eval('#stage svg g.node', (groups) =>
+      groups.map((g) => depStats[g.dataset.node].id));
+    assert.equal(nodeIds.length, ids.size);
+    assert.deepEqual(new Set(nodeIds), ids);
+    const title = await page.title();
+    assert.match(title, /^paged_attention\/CaseSmall1\/deps\.json — full: 13 nodes, 17 edges$/);
+    assert.equal(await page.textContent('#capture'), CAPTURE);
+    assert.equal(await page.textContent('#edge-mode'), 'full');
+    // Tooltips name tasks the way labels do, not by DOT id.
+    const tips = await page.$$eval('#stage svg g.node > title', (ts) => ts.map((t) => t.textContent));
+    for (const tip of tips) assert.doesNotMatch(tip, /^T\d+_\d+/, tip);
+    assert.ok(tips.some((tip) => tip.startsWith('(2, 7) · UP')), tips.join('\n'));
+    const edgeTip = await page.$eval('#stage svg g.edge > title', (t) => t.textContent);
+    assert.match(edgeTip, /^\(\d+, \d+\) · \S+ → \(\d+, \d+\) · \S+$/);
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+
+  test('markers are drawn shapes, not emoji text', async () => {
+    const { file } = renderPage(tmp.dir, 'full');
+    const dot = run(tools.viewer, [DEPS, '--format', 'dot', '-o', path.join(tmp.dir, 'g.dot')]);
+    assert.ok(dot.includes('format=dot'));
+    const dotText = readFileSync(path.join(tmp.dir, 'g.dot'), 'utf8');
+    const fires = (dotText.match(/\u{1F525}/gu) || []).length;
+    const stars = (dotText.match(/\u2B50/gu) || []).length;
+    const { page, errors } = await openPage(browser, file);
+    const texts = await page.$$eval('#stage svg text', (ts) => ts.map((t) => t.textContent));
+    for (const t of texts) assert.doesNotMatch(t, /[\u{1F525}\u2B50]/u, t);
+    assert.equal(await page.locator('#stage .marker-fire').count(), fires);
+    assert.equal(await page.locator('#stage .marker-star').count(), stars);
+    assert.ok(fires > 0, 'the alloc task carries a 🔥 marker');
+    // The legend shows the marker items that apply.
+    assert.ok(await page.locator('#legend [data-only="fire"]').isVisible());
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+
+  test('fit keeps the drawing below the header and above the legend', async () => {
+    const { file } = renderPage(tmp.dir, 'full');
+    const { page, errors } = await openPage(browser, file);
+    await page.keyboard.press('f');
+    const box = await page.evaluate(() => {
+      const nodes = [...document.querySelectorAll('#stage svg g.node')].map((g) => g.getBoundingClientRect());
+      return {
+        top: Math.min(...nodes.map((r) => r.top)), bottom: Math.max(...nodes.map((r) => r.bottom)),
+        hud: document.getElementById('hud').getBoundingClientRect().bottom,
+        legend: document.getElementById('legend').getBoundingClientRect().top,
+      };
+    });
+    assert.ok(box.top >= box.hud, `top node at ${box.top} is under the header (bottom ${box.hud})`);
+    assert.ok(box.bottom <= box.legend, `bottom node at ${box.bottom} is under the legend (${box.legend})`);
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+
+  test('clicking a node lists its predecessors and successors; a click on one jumps to it', async () => {
+    const { file } = renderPage(tmp.dir, 'full');
+    const { page, errors } = await openPage(browser, file);
+    const groups = await page.$$eval('#stage svg g.node', (gs) => gs.map((g) => g.dataset.node));
+    for (const dotId of groups) {
+      await page.locator(`#stage svg g.node[data-node="${dotId}"]`).click();
+      const id = await page.evaluate((d) => depStats[d].id, dotId);
+      const want = expectedNeighbours(DEPS, id);
+      const got = {
+        preds: await page.$$eval('#detail-preds .task-link', (ls) => ls.map((l) => l.dataset.id)),
+        succs: await page.$$eval('#detail-succs .task-link', (ls) => ls.map((l) => l.dataset.id)),
+      };
+      assert.deepEqual(got, { preds: want.preds, succs: want.succs }, `task ${id} (${want.source})`);
+      // Highlighted in the drawing: the neighbours and the task's edges.
+      const marked = await page.evaluate(() => ({
+        preds: document.querySelectorAll('#stage g.node.hl-pred').length,
+        succs: document.querySelectorAll('#stage g.node.hl-succ').length,
+        selected: [...document.querySelectorAll('#stage g.node.selected')].map((g) => g.dataset.node),
+      }));
+      assert.deepEqual(marked, { preds: want.preds.length, succs: want.succs.length, selected: [dotId] });
+    }
+    // (2, 7): four predecessors; jump to the first one.
+    await page.locator('#stage svg g.node[data-node="T2_7"]').click();
+    assert.match(await page.textContent('#detail-title'), /^\(2, 7\) · UP$/);
+    await screenshot(page, 'graphviz_full_selected');
+    const target = await page.$eval('#detail-preds .task-link', (l) => l.dataset.node);
+    await page.locator('#detail-preds .task-link').first().click();
+    const after = await page.evaluate((t) => {
+      const g = document.querySelector(`#stage g.node[data-node="${t}"]`).getBoundingClientRect();
+      const p = document.getElementById('detail').getBoundingClientRect();
+      return {
+        selected: document.querySelector('#stage g.node.selected').dataset.node,
+        title: document.getElementById('detail-title').textContent,
+        cx: g.left + g.width / 2, panelLeft: p.left, cy: g.top + g.height / 2, h: innerHeight,
+      };
+    }, target);
+    assert.equal(after.selected, target);
+    assert.match(after.title, new RegExp(`^\\(\\d+, \\d+\\) · `));
+    assert.ok(after.cx > 0 && after.cx < after.panelLeft, `centred left of the panel: ${JSON.stringify(after)}`);
+    assert.ok(after.cy > 0 && after.cy < after.h);
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+
+  test('reduced modes ghost the removed edges and count them honestly', async () => {
+    const { file, stdout } = renderPage(tmp.dir, 'reduced_dataflow');
+    assert.match(stdout, /removed 1 redundant edge\(s\) of 17 \(16 kept\)/);
+    const { page, errors } = await openPage(browser, file);
+    assert.equal(await page.title(), `${CAPTURE} — reduced_dataflow: 13 nodes, 16 of 17 edges`);
+    assert.equal(await page.textContent('#edge-mode'), 'reduced_dataflow');
+    const ghosts = await page.$$eval('#stage g.edge.hidden-edge path', (ps) => ps.map((p) => {
+      const cs = getComputedStyle(p);
+      return { stroke: cs.stroke, opacity: Number(cs.strokeOpacity), dash: cs.strokeDasharray };
+    }));
+    assert.equal(ghosts.length, 1);
+    assert.notEqual(ghosts[0].stroke, 'rgb(238, 242, 247)', 'a ghost is not background-coloured');
+    assert.ok(ghosts[0].opacity > 0.1 && ghosts[0].opacity < 1);
+    assert.notEqual(ghosts[0].dash, 'none');
+    assert.ok(await page.locator('#legend [data-only="ghost"]').isVisible());
+    // The ghost's head: its panel says drawn and total.
+    const succ = await page.$eval('#stage g.edge.hidden-edge', (g) => g.dataset.succ);
+    await page.locator(`#stage svg g.node[data-node="${succ}"]`).click();
+    const sub = await page.textContent('#detail-sub');
+    assert.match(sub, /↓\d+ predecessors? \(\d+ drawn, 1 ghosted\)/, sub);
+    assert.equal(await page.locator('#detail-preds .task-link.ghost').count(), 1);
+    await screenshot(page, 'graphviz_reduced_dataflow_selected');
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+});
