@@ -7,7 +7,7 @@
 //   DEPGRAPH_GEN_GRAPH  gen_graph binary          DEPGRAPH_BUILD_DIR  where screenshots go
 //   DEPGRAPH_SOURCE_DIR the source tree           CHROMIUM       the browser (/usr/bin/chromium)
 // Unset, they default to build/ under the source tree.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -67,6 +67,19 @@ export function run(binary, args, options = {}) {
   } catch (e) {
     throw new Error(`${path.basename(binary)} ${args.join(' ')} failed: ${e.message}\n${e.stderr || ''}`);
   }
+}
+
+/// Like run(), without blocking: several tools can run at once. Resolves to stdout.
+export function runAsync(binary, args) {
+  return new Promise((resolve, reject) => {
+    execFile(binary, args, { encoding: 'utf8', maxBuffer: 1 << 28 }, (error, stdout, stderr) => {
+      if (error) {
+        reject(new Error(`${path.basename(binary)} ${args.join(' ')} failed: ${error.message}\n${stderr}`));
+      } else {
+        resolve(stdout);
+      }
+    });
+  });
 }
 
 /// A fresh temporary directory, removed by the returned cleanup function.
@@ -221,10 +234,11 @@ function assertQueryShape(q, id) {
 }
 
 /// The number of pairs deps_viewer shows (edges) or lists (listed) in `mode`, from its
-/// --format json export, with the stdout it printed.
-export function edgeCountsFor(depsFile, mode, dir) {
+/// --format json export, with the stdout it printed. Resolves to { edges, listed, stdout }.
+export async function edgeCountsFor(depsFile, mode, dir) {
   const out = path.join(dir, `edges_${mode}.json`);
-  const stdout = run(tools.viewer, [depsFile, '--format', 'json', '--edge-mode', mode, '-o', out]);
+  const stdout = await runAsync(tools.viewer, [depsFile, '--format', 'json', '--edge-mode', mode, '-o', out]);
   const data = JSON.parse(readFileSync(out, 'utf8'));
+  rmSync(out, { force: true });
   return { edges: data.edges.length, listed: data.listed.length, stdout };
 }
