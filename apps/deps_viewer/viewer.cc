@@ -130,8 +130,15 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
 
   const bool reducing = IsReductionMode(options.edge_mode);
+  const HtmlLayoutChoice layout = ChooseHtmlLayout(options, graph);
+  if (!layout.note.empty()) err << layout.note << "\n";
+  if (layout.explorer && graph.nodes.size() > kExplorerDetailsMaxTasks) {
+    err << "deps_viewer: " << graph.nodes.size() << " tasks > " << kExplorerDetailsMaxTasks
+        << ": the explorer page leaves out task arguments and edge rows (depgraph query and "
+           "--format text have them)\n";
+  }
   StructuralReduction reduction;
-  if (reducing || options.stats) reduction = ReduceStructurally(graph);
+  if (reducing || options.stats || layout.explorer) reduction = ReduceStructurally(graph);
   const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode);
   const bool rings = graph.UsesRings();
 
@@ -144,6 +151,11 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
                                  : NormalizePath(options.output);
 
   RenderRequest request{graph, labels, selection, source, options};
+  ExplorerPageSummary explorer;
+  if (layout.explorer) {
+    request.explorer = &explorer;
+    request.reduction = &reduction;
+  }
   std::string summary;
   AtomicFile file;
   if (!file.Open(output, &error) || !RenderOutput(request, file.stream(), &summary, &error) ||
@@ -172,11 +184,21 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
       out << "  - " << FormatTaskId(graph.nodes[graph.pairs[p].pred], rings) << " -> "
           << FormatTaskId(graph.nodes[graph.pairs[p].succ], rings) << "\n";
     }
-    if (options.format == "html") {
+    if (options.format == "html" && !layout.explorer) {
       out << "HTML layout preserves all " << graph.pairs.size() << " edge(s); "
           << graph.pairs.size() - selection.shown_count
           << " unselected edge(s) are colored as background\n";
     }
+  }
+  if (layout.explorer) {
+    out << "Explorer page carries every edge mode (full " << explorer.full << ", reduced "
+        << explorer.reduced << ", reduced_dataflow " << explorer.reduced_dataflow << ", retained "
+        << explorer.retained << " edge(s)) and opens in "
+        << (options.edge_mode == EdgeMode::kReduced || options.edge_mode == EdgeMode::kRetained ||
+                    options.edge_mode == EdgeMode::kReducedDataflow
+                ? EdgeModeName(options.edge_mode)
+                : "full")
+        << "\n";
   }
   out << "Wrote " << output << " (" << summary << ")\n";
 

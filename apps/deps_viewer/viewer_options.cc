@@ -8,7 +8,7 @@ namespace {
 
 constexpr const char* kLongOptions[] = {
     "--output", "--format", "--edge-mode", "--engine", "--direction", "--func-names",
-    "--show-tensor-info", "--explain", "--strict", "--stats", "--help",
+    "--show-tensor-info", "--explain", "--strict", "--stats", "--layout", "--help",
 };
 
 constexpr const char* kUsage =
@@ -18,6 +18,7 @@ constexpr const char* kUsage =
     "                   [--engine {dot,neato,sfdp,fdp,circo,twopi}]\n"
     "                   [--direction {TB,LR,BT,RL}] [--func-names FUNC_NAMES]\n"
     "                   [--show-tensor-info] [--explain] [--strict] [--stats]\n"
+    "                   [--layout {graphviz,layered}]\n"
     "                   [input]\n";
 
 int UsageError(std::ostream& err, const std::string& message) {
@@ -80,6 +81,9 @@ int ParseViewerOptions(const std::vector<std::string>& raw_args, ViewerOptions* 
   app.add_flag("--explain", options->explain,
                "reduced: also report redundant edges kept for creator tensor lifetime");
   app.add_flag("--strict", options->strict, "exit 3 when a reduction meets a cycle");
+  app.add_option("--layout", options->layout,
+                 "html: graphviz page or layered explorer page (default: by graph size)")
+      ->check(CLI::IsMember({"graphviz", "layered"}));
   app.add_flag("--stats", options->stats,
                "print tasks, edges, depth, width and redundant/retained counts");
 
@@ -97,7 +101,7 @@ int ParseViewerOptions(const std::vector<std::string>& raw_args, ViewerOptions* 
   // The reference tool rejects html-only options in text mode when spelled out in full
   // (abbreviations slip through); same check, same order, before the input is looked at.
   if (options->format == "text") {
-    for (const char* option : {"--engine", "--direction", "--show-tensor-info"}) {
+    for (const char* option : {"--engine", "--direction", "--show-tensor-info", "--layout"}) {
       for (const std::string& arg : raw_args) {
         if (arg == option || arg.starts_with(std::string(option) + "=")) {
           err << "error: " << option << " is only valid with --format html\n";

@@ -22,6 +22,8 @@ struct ViewerOptions {
   bool explain = false;     ///< add the retained-for-lifetime line under the reduced headline
   bool strict = false;      ///< a cycle in a reduction mode exits 3
   bool stats = false;       ///< print tasks, edges, depth, width, redundant, retained
+  /// --layout for html: "graphviz" or "layered" (the explorer page); empty = by graph size.
+  std::string layout;
 };
 
 /// Parses argv like the reference tool's argparse: long options may be abbreviated to any

@@ -2,6 +2,7 @@
 
 #include "depgraph/dot_writer.h"
 #include "depgraph/text_report.h"
+#include "explorer_page.h"
 #include "html_page.h"
 
 namespace depgraph {
@@ -15,6 +16,24 @@ std::string CountsSummary(const TextReportCounts& counts, const char* format) {
 }
 
 }  // namespace
+
+HtmlLayoutChoice ChooseHtmlLayout(const ViewerOptions& options, const DepGraph& graph) {
+  HtmlLayoutChoice choice;
+  if (options.format != "html") return choice;
+  if (!options.layout.empty()) {
+    choice.explorer = options.layout == "layered";
+    return choice;
+  }
+  const size_t tasks = graph.nodes.size(), edges = graph.pairs.size();
+  if (tasks <= kGraphvizMaxTasks && edges <= kGraphvizMaxEdges) return choice;
+  choice.explorer = true;
+  choice.note = "deps_viewer: " +
+                (tasks > kGraphvizMaxTasks
+                     ? std::to_string(tasks) + " tasks > " + std::to_string(kGraphvizMaxTasks)
+                     : std::to_string(edges) + " edges > " + std::to_string(kGraphvizMaxEdges)) +
+                ": writing the explorer page (layered layout); --layout graphviz forces Graphviz";
+  return choice;
+}
 
 void WriteJsonExport(const RenderRequest& request, std::ostream& out) {
   const DepGraph& graph = request.graph;
@@ -93,6 +112,19 @@ bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* 
     dot.rich = request.options.show_tensor_info;
     out << WriteDot(request.graph, request.labels, request.selection.shown, dot);
     *summary = CountsSummary(CountTextReport(request.graph, request.selection), "dot");
+    return true;
+  }
+  if (request.explorer) {
+    ExplorerPageOptions explorer_options;
+    explorer_options.source = request.source;
+    explorer_options.initial_mode =
+        request.selection.cycle_fallback ? EdgeMode::kFull : request.selection.mode;
+    explorer_options.task_details = request.graph.nodes.size() <= kExplorerDetailsMaxTasks;
+    WriteExplorerPage(request.graph, request.labels, *request.reduction, explorer_options, out,
+                      request.explorer);
+    *summary = std::to_string(request.graph.nodes.size()) + " nodes, " +
+               std::to_string(request.selection.shown_count) + " visible edges, " +
+               std::to_string(request.graph.pairs.size()) + " edges, layout=layered, format=html";
     return true;
   }
   HtmlOptions html_options;

@@ -7,7 +7,9 @@
 
 #include "depgraph/edge_mode.h"
 #include "depgraph/graph.h"
+#include "depgraph/reduction.h"
 #include "depgraph/task_label.h"
+#include "explorer_page.h"
 #include "viewer_options.h"
 
 namespace depgraph {
@@ -19,11 +21,30 @@ struct RenderRequest {
   const EdgeSelection& selection;
   const std::string& source;  ///< normalised input path, printed in reports
   const ViewerOptions& options;
+  /// html only: write the explorer page (needs `reduction`) and fill this with its counts.
+  ExplorerPageSummary* explorer = nullptr;
+  const StructuralReduction* reduction = nullptr;  ///< ReduceStructurally(graph)
 };
+
+/// Largest graphs that get the Graphviz page by default (both limits must hold); above
+/// either one deps_viewer writes the explorer page. Chosen by measurement so the in-process
+/// Graphviz layout stays within a few seconds (docs/deps_viewer.md, "HTML").
+inline constexpr size_t kGraphvizMaxTasks = 300;
+inline constexpr size_t kGraphvizMaxEdges = 1000;
+
+/// Which html page to write: `explorer` and, when the graph's size decided it, the one-line
+/// stderr `note` saying so. Not html: {false, ""}. O(1).
+struct HtmlLayoutChoice {
+  bool explorer = false;
+  std::string note;
+};
+/// --layout when given, else the size thresholds above. O(1).
+HtmlLayoutChoice ChooseHtmlLayout(const ViewerOptions& options, const DepGraph& graph);
 
 /// Writes the output for options.format (text, html, dot or json) to `out` and sets *summary
 /// to the parenthesised part of the final "Wrote ..." line. False with *err on failure.
-/// Cost: O(V + E) for text/dot/json; html adds the Graphviz layout.
+/// Cost: O(V + E) for text/dot/json; html adds the Graphviz layout, or the layered layout
+/// and the per-mode classification for the explorer page.
 bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* summary,
                   std::string* err);
 

@@ -67,6 +67,8 @@ class DepsLoader {
   bool ReadDType(DType* dtype, FieldState* state);
   bool ReadDims(DimList* dims);
   bool ReadTruthy(bool* out);
+  // An edge row's `flags` array as kEdgeFlag* bits (unknown elements or a non-array: Other).
+  bool ReadFlags(uint8_t* flags);
 
   bool ReadTopLevelArray(const char* key, bool (DepsLoader::*element)(size_t));
   bool ReadEdge(size_t i);
@@ -183,6 +185,26 @@ bool DepsLoader::ReadSmallInt(FieldState* state, int64_t* value, bool require_no
     *state = FieldState::kInvalid;
   }
   return true;
+}
+
+bool DepsLoader::ReadFlags(uint8_t* flags) {
+  *flags = 0;
+  if (reader_.Peek() != JsonKind::kArray) {
+    *flags = kEdgeFlagOther;
+    return reader_.SkipValue() || SyntaxError();
+  }
+  if (!reader_.BeginArray()) return SyntaxError();
+  while (reader_.NextElement()) {
+    if (reader_.Peek() != JsonKind::kString) {
+      *flags |= kEdgeFlagOther;
+      if (!reader_.SkipValue()) return SyntaxError();
+      continue;
+    }
+    std::string_view s;
+    if (!reader_.ReadString(&s)) return SyntaxError();
+    *flags |= s == "wait" ? kEdgeFlagWait : s == "retain" ? kEdgeFlagRetain : kEdgeFlagOther;
+  }
+  return Check();
 }
 
 bool DepsLoader::ReadDType(DType* dtype, FieldState* state) {
@@ -326,6 +348,8 @@ bool DepsLoader::ReadEdge(size_t i) {
       } else {
         ok = reader_.SkipValue() || SyntaxError();
       }
+    } else if (key == "flags") {
+      ok = ReadFlags(&row.flags);
     } else if (key == "arg") {
       ok = ReadSmallInt(&row.arg_state, &row.arg, false);
     } else if (key == "tensor_id") {

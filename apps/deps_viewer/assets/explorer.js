@@ -1,1 +1,571 @@
-/* placeholder: the explorer page asset explorer.js */
+'use strict';
+// The explorer page's user interface: header controls, search, task panel, highlights,
+// mouse and keys, URL hash, and the `window.explorer` API of docs/explorer.md.
+// Model: explorer_data.js; drawing: explorer_render.js.
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"]/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+  const fmt = (n) => Number(n).toLocaleString('en-US');
+
+  const api = { ready: false, firstPaintMs: null };
+  window.explorer = api;
+
+  const timings = { scriptStart: performance.now() };
+  api.timings = timings;
+  const text = $('explorer-data').textContent;
+  const parsed = JSON.parse(text);
+  timings.parsed = performance.now();
+  const g = buildModel(parsed);
+  timings.model = performance.now();
+  const st = {
+    mode: MODES.includes(g.data.mode) ? g.data.mode : 'full', mask: null,
+    colourBy: 'core', palette: [], colour: new Uint16Array(g.n),
+    nodeHl: null, pairHl: null, hlKind: null, hlDepth: 0,
+    selected: -1, second: -1, labels: true, note: '',
+  };
+  const canvas = $('view');
+  const R = createRenderer(g, canvas, $('minimap'), st);
+  timings.renderer = performance.now();
+
+  // ---- header, modes, colours, legend ----
+  function edgeCount() {
+    let c = 0;
+    for (let p = 0; p < g.m; p++) c += st.mask[p];
+    return c;
+  }
+  function updateHeader() {
+    const shown = edgeCount();
+    $('edge-count').textContent = String(shown);
+    $('title').innerHTML = esc(g.name) + '<span class="sub">' + esc(st.mode) + ' \u00b7 ' +
+      fmt(g.n) + ' tasks \u00b7 ' + fmt(g.m) + ' pairs' + (g.cycle ? ' \u00b7 cycle: no reduction' : '') +
+      '</span>';
+    document.title = g.name + ' \u2014 ' + st.mode + ', ' + g.n + ' tasks, ' + shown + ' edges';
+  }
+  function setMode(mode) {
+    if (!MODES.includes(mode)) return false;
+    st.mode = mode;
+    st.mask = modeMask(g, mode);
+    $('mode').value = mode;
+    updateHeader();
+    if (st.hlKind === 'anc' || st.hlKind === 'desc' || st.hlKind === 'both') applyHighlight();
+    if (st.selected >= 0) showPanel(st.selected);
+    R.invalidate();
+    return true;
+  }
+
+  function hues(count) {
+    const out = [];
+    for (let k = 0; k < count; k++) {
+      out.push('hsl(' + Math.round((k * 137.508) % 360) + ',' + (62 - (k % 3) * 8) + '%,' +
+        (66 - ((k >> 1) % 3) * 7) + '%)');
+    }
+    return out;
+  }
+  const MAX_HUES = 48;
+  function computeColours() {
+    const col = st.colour, by = st.colourBy, legend = [];
+    let pal;
+    if (by === 'core') {
+      pal = ['#66A3FF', '#FFB366', '#66CC99', '#EAEAEA', '#E0E0E0'];
+      const names = ['aic', 'aiv', 'mix (aic + aiv)', 'alloc', 'dummy / no kernel'];
+      for (let i = 0; i < g.n; i++) {
+        col[i] = g.kind[i] === 2 ? 3 : g.kind[i] === 1 ? 4 : g.core[i] ? g.core[i] - 1 : 4;
+      }
+      pal.forEach((c, k) => legend.push([c, names[k], 0, k]));
+    } else if (by === 'kernel') {
+      const kn = Math.min(g.names.length, MAX_HUES);
+      pal = hues(kn).concat(['#E0E0E0', '#EAEAEA']);
+      for (let i = 0; i < g.n; i++) {
+        const k = g.kern[i];
+        col[i] = k >= 0 ? k % MAX_HUES : g.kind[i] === 2 ? kn + 1 : kn;
+      }
+      g.names.forEach((name, k) => legend.push([pal[k % MAX_HUES], name, 0, -1, k]));
+      legend.push(['#E0E0E0', 'no kernel name', 0, kn], ['#EAEAEA', 'alloc', 0, kn + 1]);
+    } else if (by === 'ring') {
+      const rg = rings(g), seen = [];
+      for (let i = 0; i < g.n; i++) if (!seen.includes(rg[i])) seen.push(rg[i]);
+      seen.sort((a, b) => a - b);
+      pal = hues(seen.length);
+      for (let i = 0; i < g.n; i++) col[i] = seen.indexOf(rg[i]);
+      seen.forEach((ring, k) => legend.push([pal[k], 'ring ' + ring, 0, k]));
+    } else {
+      pal = ['#5B8FF9', '#E8684A', '#EAEAEA'];
+      for (let i = 0; i < g.n; i++) col[i] = g.kind[i] === 2 ? 2 : g.manual[i] ? 1 : 0;
+      legend.push([pal[0], 'auto scope', 0, 0], [pal[1], 'manual scope', 0, 1],
+        [pal[2], 'alloc', 0, 2]);
+    }
+    st.palette = pal;
+    // Counts per legend entry.
+    const perColour = new Uint32Array(pal.length), perKernel = new Uint32Array(g.names.length);
+    for (let i = 0; i < g.n; i++) {
+      perColour[col[i]]++;
+      if (g.kern[i] >= 0) perKernel[g.kern[i]]++;
+    }
+    for (const e of legend) e[2] = e[3] >= 0 ? perColour[e[3]] : perKernel[e[4]];
+    let items = legend.filter((e) => e[2] > 0);
+    if (by === 'kernel') items.sort((a, b) => b[2] - a[2]);
+    const more = items.length - 24;
+    items = items.slice(0, 24);
+    $('legend').innerHTML = '<div><b>' + esc($('color-by').selectedOptions[0].text) + '</b></div>' +
+      items.map((e) => '<div class="item"><span class="sw" style="background:' + e[0] +
+        '"></span>' + esc(e[1]) + ' <span class="note">' + fmt(e[2]) + '</span></div>').join('') +
+      (more > 0 ? '<div class="note">' + more + ' more' +
+        (g.names.length > MAX_HUES ? ' (colours repeat)' : '') + '</div>' : '');
+  }
+  function setColourBy(by) {
+    if (!['core', 'kernel', 'ring', 'scope'].includes(by)) return;
+    st.colourBy = by;
+    $('color-by').value = by;
+    computeColours();
+    R.invalidate();
+  }
+
+  // ---- highlights: ancestors / descendants, path, critical path ----
+  function setNote(text) {
+    st.note = text;
+    updateStatus();
+  }
+  function clearHighlight() {
+    st.nodeHl = st.pairHl = null;
+    st.hlKind = null;
+    $('critical').classList.remove('on');
+    setNote('');
+    R.invalidate();
+  }
+  function markPath(nodes, code) {
+    st.nodeHl = new Uint8Array(g.n);
+    st.pairHl = new Uint8Array(g.m);
+    for (let k = 0; k < nodes.length; k++) {
+      st.nodeHl[nodes[k]] = code;
+      if (k) {
+        const p = pairOf(g, nodes[k - 1], nodes[k]);
+        if (p >= 0) st.pairHl[p] = code;
+      }
+    }
+  }
+  function applyHighlight() {
+    const i = st.selected, kind = st.hlKind;
+    if (kind === 'anc' || kind === 'desc' || kind === 'both') {
+      if (i < 0) return clearHighlight();
+      const mask = st.mode === 'retained' ? modeMask(g, 'full') : st.mask;
+      const nodeHl = new Uint8Array(g.n), pairHl = new Uint8Array(g.m);
+      const parts = [];
+      const run = (forward, code) => {
+        const { dist, count } = reach(g, i, forward, st.hlDepth, mask);
+        for (let v = 0; v < g.n; v++) if (dist[v] >= 0) nodeHl[v] = code;
+        for (let p = 0; p < g.m; p++) {
+          if (mask[p] && dist[g.src[p]] >= 0 && dist[g.dst[p]] >= 0) pairHl[p] = code;
+        }
+        parts.push(fmt(count) + (forward ? ' descendants' : ' ancestors'));
+      };
+      if (kind !== 'desc') run(false, 1);
+      if (kind !== 'anc') run(true, 2);
+      nodeHl[i] = kind === 'desc' ? 2 : 1;
+      st.nodeHl = nodeHl;
+      st.pairHl = pairHl;
+      setNote(parts.join(', ') + ' of ' + displayId(g, i) + ' (depth ' +
+        (st.hlDepth ? '\u2264 ' + st.hlDepth : 'unlimited') + ', ' +
+        (mask === st.mask ? st.mode : 'full') + ' edges; [ ] change)');
+    }
+    R.invalidate();
+  }
+  function highlight(kind) {
+    if (st.selected < 0) return setNote('select a task first');
+    st.hlKind = kind;
+    $('critical').classList.remove('on');
+    applyHighlight();
+  }
+  function showPath() {
+    const a = st.selected, b = st.second;
+    if (a < 0 || b < 0) return setNote('select a task, then shift-click a second one');
+    let path = shortestPath(g, a, b), dir = '\u2192';
+    if (!path) { path = shortestPath(g, b, a); dir = '\u2190'; }
+    st.hlKind = 'path';
+    $('critical').classList.remove('on');
+    if (!path) {
+      st.nodeHl = st.pairHl = null;
+      setNote('no path between ' + displayId(g, a) + ' and ' + displayId(g, b));
+    } else {
+      markPath(path, 3);
+      setNote('path ' + displayId(g, a) + ' ' + dir + ' ' + displayId(g, b) + ': ' +
+        (path.length - 1) + ' edges (full graph)');
+    }
+    R.invalidate();
+  }
+  function toggleCritical() {
+    if (st.hlKind === 'critical') return clearHighlight();
+    const path = criticalPath(g);
+    if (!path) return setNote('critical path: the graph has a cycle');
+    st.hlKind = 'critical';
+    markPath(path, 4);
+    $('critical').classList.add('on');
+    setNote('critical path: ' + Math.max(0, path.length - 1) + ' edges, ' + path.length +
+      ' tasks' + (path.length ? ' (' + displayId(g, path[0]) + ' \u2192 ' +
+        displayId(g, path[path.length - 1]) + ')' : ''));
+    R.invalidate();
+  }
+
+  // ---- selection and the panel ----
+  function link(i) {
+    return '<a class="task-link" data-id="' + g.ids[i] + '">' + esc(displayId(g, i)) + '</a>';
+  }
+  function edgeFacts(p) {
+    let html = st.mask[p] ? '' : '<span class="tag hidden-edge">not in ' + esc(st.mode) + '</span>';
+    for (const row of pairRows(g, p)) {
+      let t = row.source;
+      if (row.flags.length) t += ' [' + row.flags.join(',') + ']';
+      if (row.overlap) t += ' ' + row.overlap;
+      if (row.arg !== null) t += ' arg' + row.arg;
+      if (row.tensor) t += ' ' + row.tensor;
+      html += '<span class="tag">' + esc(t) + '</span>';
+    }
+    return html;
+  }
+  function neighbourTable(list, pairFor) {
+    if (!list.length) return '<div class="note">none</div>';
+    return '<table>' + list.map((v) => '<tr><td>' + link(v) + '</td><td>' +
+      esc(kernelName(g, v) || KIND_NAMES[g.kind[v]]) + '</td><td>' + edgeFacts(pairFor(v)) +
+      '</td></tr>').join('') + '</table>';
+  }
+  function showPanel(i) {
+    const panel = $('panel');
+    const det = taskDetails(g, i);
+    const preds = predsOf(g, i), succs = succsOf(g, i);
+    const kv = [['raw id', g.ids[i]], ['kind', KIND_NAMES[g.kind[i]]],
+      ['core', CORE_NAMES[g.core[i]]], ['kernel', kernelName(g, i) || '\u2014']];
+    if (det) kv.push(['kernel ids', 'aic ' + det.kids[0] + ', aiv0 ' + det.kids[1] + ', aiv1 ' + det.kids[2]]);
+    if (g.kind[i] !== 2) {
+      kv.push(['block_num', g.block.get(i) || 1], ['scope', g.manual[i] ? 'manual' : 'auto']);
+    }
+    let html = '<button class="close" title="close (Esc)">\u00d7</button>' +
+      '<h3>' + esc(nodeLabel(g, i)) + '</h3><table class="kv">' +
+      kv.map(([k, v]) => '<tr><td>' + k + '</td><td>' + esc(v) + '</td></tr>').join('') + '</table>' +
+      '<div class="tools"><button data-act="anc">ancestors (a)</button>' +
+      '<button data-act="desc">descendants (d)</button><button data-act="both">both (b)</button>' +
+      '<label>depth <input id="hl-depth" type="number" min="0" value="' + st.hlDepth +
+      '" style="width:48px"></label><button data-act="clear">clear</button>' +
+      '<button data-act="centre">centre (z)</button></div>';
+    if (st.second >= 0) {
+      html += '<div class="note">second task: ' + link(st.second) +
+        ' <button data-act="path">path (p)</button></div>';
+    }
+    if (det) {
+      html += '<h4>Arguments (' + det.args.length + ')</h4>';
+      html += det.args.length ? '<table><tr><th>idx</th><th>type</th><th>tensor</th><th>shape</th>' +
+        '<th>dtype</th><th>offset</th><th>strides</th></tr>' + det.args.map((a) => '<tr><td>' +
+        [a.idx, a.type, a.tensor, a.shape, a.dtype, a.offset, a.strides].map(esc).join('</td><td>') +
+        '</td></tr>').join('') + '</table>' : '<div class="note">none</div>';
+    } else if (!g.details) {
+      html += '<div class="note">Arguments and edge rows are not embedded in pages of this size ' +
+        '(see docs/explorer.md); use depgraph or --format text for them.</div>';
+    }
+    html += '<h4>Predecessors (' + preds.length + ')</h4><div id="panel-preds">' +
+      neighbourTable(preds, (v) => pairOf(g, v, i)) + '</div>';
+    html += '<h4>Successors (' + succs.length + ')</h4><div id="panel-succs">' +
+      neighbourTable(succs, (v) => pairOf(g, i, v)) + '</div>';
+    panel.innerHTML = html;
+    panel.hidden = false;
+    document.body.classList.add('panel-open');
+    R.rightInset = panel.offsetWidth;
+  }
+  function hidePanel() {
+    $('panel').hidden = true;
+    document.body.classList.remove('panel-open');
+    R.rightInset = 0;
+  }
+  function select(i, centre) {
+    if (i < 0 || i >= g.n) return false;
+    st.selected = i;
+    if (st.second === i) st.second = -1;
+    if (st.hlKind === 'path') clearHighlight();
+    showPanel(i);
+    const hash = '#task=' + g.ids[i];
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+    if (st.hlKind === 'anc' || st.hlKind === 'desc' || st.hlKind === 'both') applyHighlight();
+    if (centre) R.centreOn(i, true);
+    R.invalidate();
+    updateStatus();
+    return true;
+  }
+  function selectSecond(i) {
+    if (st.selected < 0) return select(i, false);
+    if (i === st.selected) return false;
+    st.second = i;
+    showPanel(st.selected);
+    showPath();
+    return true;
+  }
+  function clearSelection() {
+    st.selected = st.second = -1;
+    hidePanel();
+    history.replaceState(null, '', location.pathname + location.search);
+    R.invalidate();
+    updateStatus();
+  }
+
+  // ---- search ----
+  let activeResult = -1;
+  function runSearch(text) {
+    const res = searchNodes(g, text);
+    const box = $('search-results');
+    activeResult = -1;
+    if (!String(text).trim()) {
+      box.hidden = true;
+      box.innerHTML = '';
+      return [];
+    }
+    box.innerHTML = res.nodes.map((i) => '<div class="result" data-id="' + g.ids[i] + '">' +
+      esc(nodeLabel(g, i)) + (g.rings ? '' : '') + '</div>').join('') +
+      (res.total > res.nodes.length ? '<div class="more">' + fmt(res.total - res.nodes.length) +
+        ' more matches not listed</div>' : '') +
+      (res.total ? '' : '<div class="more">no task matches</div>');
+    box.hidden = false;
+    return res.nodes.map((i) => g.ids[i]);
+  }
+  function moveActive(delta) {
+    const items = $('search-results').querySelectorAll('.result');
+    if (!items.length) return;
+    if (activeResult >= 0 && items[activeResult]) items[activeResult].classList.remove('active');
+    activeResult = Math.max(0, Math.min(items.length - 1, activeResult + delta));
+    items[activeResult].classList.add('active');
+    items[activeResult].scrollIntoView({ block: 'nearest' });
+  }
+
+  // ---- status line and hover ----
+  function updateStatus() {
+    const v = R.view;
+    const parts = ['zoom ' + (v.s >= 0.1 ? v.s.toFixed(2) : v.s.toPrecision(2))];
+    if (R.usedCache) parts.push('moving: cached image');
+    if (st.note) parts.push(st.note);
+    $('status').textContent = parts.join(' \u00b7 ');
+  }
+  R.onFrame = updateStatus;
+  let hoverAt = null, hoverPending = false;
+  function hover() {
+    hoverPending = false;
+    const tip = $('hover');
+    if (!hoverAt) { tip.hidden = true; return; }
+    const i = R.hitTest(hoverAt.x, hoverAt.y);
+    if (i < 0) { tip.hidden = true; canvas.style.cursor = ''; return; }
+    canvas.style.cursor = 'pointer';
+    tip.textContent = nodeLabel(g, i) + ' \u2014 ' + KIND_NAMES[g.kind[i]] +
+      (g.kind[i] === 0 ? ', ' + CORE_NAMES[g.core[i]] : '') + ', ' + (g.inOff[i + 1] - g.inOff[i]) +
+      ' in / ' + (g.outOff[i + 1] - g.outOff[i]) + ' out';
+    tip.style.left = (hoverAt.x + 14) + 'px';
+    tip.style.top = (hoverAt.y + 14) + 'px';
+    tip.hidden = false;
+  }
+
+  // ---- mouse ----
+  let drag = null;
+  const local = (e) => {
+    const rect = canvas.getBoundingClientRect();
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+  };
+  canvas.addEventListener('mousedown', (e) => {
+    if (e.button !== 0) return;
+    const p = local(e);
+    drag = { x: p.x, y: p.y, moved: false };
+    canvas.classList.add('dragging');
+  });
+  window.addEventListener('mousemove', (e) => {
+    const p = local(e);
+    if (drag) {
+      const dx = p.x - drag.x, dy = p.y - drag.y;
+      if (drag.moved || Math.abs(dx) + Math.abs(dy) > 3) {
+        drag.moved = true;
+        R.panBy(dx, dy);
+        drag.x = p.x;
+        drag.y = p.y;
+      }
+      hoverAt = null;
+    } else {
+      hoverAt = e.target === canvas ? p : null;
+    }
+    if (!hoverPending) { hoverPending = true; requestAnimationFrame(hover); }
+  });
+  window.addEventListener('mouseup', (e) => {
+    if (!drag) return;
+    const clicked = !drag.moved;
+    drag = null;
+    canvas.classList.remove('dragging');
+    if (!clicked || e.target !== canvas) return;
+    const p = local(e);
+    const i = R.hitTest(p.x, p.y);
+    if (i < 0) return;
+    if (e.shiftKey) selectSecond(i); else select(i, false);
+  });
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const p = local(e);
+    const dy = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+    R.zoomAt(Math.exp(-dy * 0.0015), p.x, p.y);
+  }, { passive: false });
+  const mini = $('minimap');
+  let miniDrag = false;
+  const miniJump = (e) => {
+    const rect = mini.getBoundingClientRect();
+    R.minimapJump((e.clientX - rect.left) * mini.width / rect.width,
+      (e.clientY - rect.top) * mini.height / rect.height);
+  };
+  mini.addEventListener('mousedown', (e) => { miniDrag = true; miniJump(e); e.stopPropagation(); });
+  window.addEventListener('mousemove', (e) => { if (miniDrag) miniJump(e); });
+  window.addEventListener('mouseup', () => { miniDrag = false; });
+
+  // ---- clicks on links, results and panel tools ----
+  document.addEventListener('click', (e) => {
+    const t = e.target.closest('.task-link, .result, [data-act], .close');
+    if (!t) return;
+    if (t.dataset.id !== undefined) {
+      e.preventDefault();
+      const i = nodeOf(g, t.dataset.id);
+      if (t.classList.contains('result')) $('search-results').hidden = true;
+      if (e.shiftKey && t.classList.contains('task-link')) selectSecond(i); else select(i, true);
+      return;
+    }
+    if (t.classList.contains('close')) return clearSelection();
+    const act = t.dataset.act;
+    if (act === 'clear') clearHighlight();
+    else if (act === 'centre' && st.selected >= 0) R.centreOn(st.selected, true);
+    else if (act === 'path') showPath();
+    else if (act) highlight(act);
+  });
+  document.addEventListener('change', (e) => {
+    if (e.target.id === 'hl-depth') {
+      st.hlDepth = Math.max(0, parseInt(e.target.value, 10) || 0);
+      if (st.hlKind) applyHighlight();
+    }
+  });
+  $('mode').addEventListener('change', (e) => setMode(e.target.value));
+  $('color-by').addEventListener('change', (e) => setColourBy(e.target.value));
+  $('critical').addEventListener('click', toggleCritical);
+  $('fit').addEventListener('click', () => R.fit());
+  $('help-button').addEventListener('click', () => { $('help').hidden = !$('help').hidden; });
+  $('help').addEventListener('click', () => { $('help').hidden = true; });
+  const search = $('search');
+  search.addEventListener('input', () => runSearch(search.value));
+  search.addEventListener('focus', () => { if (search.value.trim()) runSearch(search.value); });
+  search.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      moveActive(e.key === 'ArrowDown' ? 1 : -1);
+    } else if (e.key === 'Enter') {
+      const items = $('search-results').querySelectorAll('.result');
+      const item = items[Math.max(0, activeResult)];
+      if (item) {
+        select(nodeOf(g, item.dataset.id), true);
+        $('search-results').hidden = true;
+        search.blur();
+      }
+    } else if (e.key === 'Escape') {
+      $('search-results').hidden = true;
+      search.blur();
+    }
+  });
+  document.addEventListener('mousedown', (e) => {
+    if (!e.target.closest('.search-box')) $('search-results').hidden = true;
+  });
+
+  // ---- keys ----
+  window.addEventListener('keydown', (e) => {
+    const tag = e.target.tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const step = 120;
+    const keys = {
+      '?': () => { $('help').hidden = !$('help').hidden; },
+      '/': () => { search.focus(); search.select(); },
+      'Escape': () => {
+        if (!$('help').hidden) $('help').hidden = true;
+        else if (st.hlKind) clearHighlight();
+        else if (st.selected >= 0) clearSelection();
+      },
+      'a': () => highlight('anc'), 'd': () => highlight('desc'), 'b': () => highlight('both'),
+      '[': () => { st.hlDepth = Math.max(0, st.hlDepth - 1); syncDepth(); },
+      ']': () => { st.hlDepth += 1; syncDepth(); },
+      'p': showPath, 'c': toggleCritical,
+      'm': () => setMode(MODES[(MODES.indexOf(st.mode) + 1) % MODES.length]),
+      'k': () => {
+        const order = ['core', 'kernel', 'ring', 'scope'];
+        setColourBy(order[(order.indexOf(st.colourBy) + 1) % order.length]);
+      },
+      '1': () => setMode('full'), '2': () => setMode('reduced'),
+      '3': () => setMode('reduced_dataflow'), '4': () => setMode('retained'),
+      'f': () => R.fit(), '0': () => R.fit(), 'h': () => R.fitHeight(),
+      'z': () => { if (st.selected >= 0) R.centreOn(st.selected, true); },
+      'l': () => { st.labels = !st.labels; R.invalidate(); },
+      '+': () => R.zoomAt(1.4, R.W / 2, R.H / 2), '=': () => R.zoomAt(1.4, R.W / 2, R.H / 2),
+      '-': () => R.zoomAt(1 / 1.4, R.W / 2, R.H / 2),
+      'ArrowLeft': () => R.panBy(step, 0), 'ArrowRight': () => R.panBy(-step, 0),
+      'ArrowUp': () => R.panBy(0, step), 'ArrowDown': () => R.panBy(0, -step),
+    };
+    const fn = keys[e.key];
+    if (!fn) return;
+    e.preventDefault();
+    fn();
+  });
+  function syncDepth() {
+    const input = $('hl-depth');
+    if (input) input.value = st.hlDepth;
+    if (st.hlKind === 'anc' || st.hlKind === 'desc' || st.hlKind === 'both') applyHighlight();
+    else setNote('highlight depth ' + (st.hlDepth || 'unlimited'));
+  }
+  function fromHash() {
+    const m = /(?:^#|&)task=(\d+)/.exec(location.hash);
+    if (m && nodeOf(g, m[1]) >= 0 && nodeOf(g, m[1]) !== st.selected) {
+      select(nodeOf(g, m[1]), true);
+    }
+  }
+  window.addEventListener('hashchange', fromHash);
+  window.addEventListener('resize', () => { R.resize(); R.invalidate(); });
+
+  // ---- the API of docs/explorer.md ----
+  const byId = (id) => nodeOf(g, id);
+  const ids = (list) => list.map((i) => g.ids[i]);
+  api.selectTask = (id) => select(byId(id), true);
+  api.selectedTask = () => (st.selected >= 0 ? g.ids[st.selected] : null);
+  api.setMode = (mode) => setMode(mode);
+  api.visibleEdgeCount = () => edgeCount();
+  api.search = (text) => {
+    search.value = String(text);
+    return runSearch(text);
+  };
+  api.neighbours = (id) => {
+    const i = byId(id);
+    return i < 0 ? null : { preds: ids(predsOf(g, i)), succs: ids(succsOf(g, i)) };
+  };
+  api.path = (a, b) => {
+    const i = byId(a), j = byId(b);
+    if (i < 0 || j < 0) return null;
+    const p = shortestPath(g, i, j);
+    return p ? ids(p) : null;
+  };
+  api.panBy = (dx, dy) => R.panBy(dx, dy);
+  api.zoomAt = (factor, x, y) => R.zoomAt(factor, x, y);
+  api.renderNow = () => {
+    const t0 = performance.now();
+    R.draw(false);
+    canvas.getContext('2d').getImageData(0, 0, 1, 1);  // include the rasterisation
+    return performance.now() - t0;
+  };
+  api.criticalPath = () => { const p = criticalPath(g); return p ? ids(p) : null; };
+  api.setColorBy = (by) => setColourBy(by);
+
+  // ---- start ----
+  st.mask = modeMask(g, st.mode);
+  $('mode').value = st.mode;
+  updateHeader();
+  computeColours();
+  R.resize();
+  R.fit();
+  const m = /(?:^#|&)task=(\d+)/.exec(location.hash);
+  if (m && byId(m[1]) >= 0) select(byId(m[1]), true);
+  timings.ui = performance.now();
+  R.draw(true);
+  canvas.getContext('2d').getImageData(0, 0, 1, 1);
+  api.firstPaintMs = timings.firstFrame = performance.now();
+  api.ready = true;
+  setTimeout(() => { R.buildOverview(); R.request(); }, 30);
+})();

@@ -103,6 +103,11 @@ struct Tensor {
   DType dtype = DType::kOther;
 };
 
+/// Bits of EdgeRow::flags, from the row's `flags` array (tensormap_and_ringbuffer captures).
+inline constexpr uint8_t kEdgeFlagWait = 1;    ///< "wait"
+inline constexpr uint8_t kEdgeFlagRetain = 2;  ///< "retain"
+inline constexpr uint8_t kEdgeFlagOther = 4;   ///< any other element (or a non-array value)
+
 /// One row of `edges[]`, kept in file order. Several rows may map to one pair.
 struct EdgeRow {
   uint32_t pair = 0;  ///< index of its unique (pred, succ) pair in DepGraph::pairs
@@ -110,6 +115,7 @@ struct EdgeRow {
   FieldState arg_state = FieldState::kAbsent;
   FieldState tensor_id_state = FieldState::kAbsent;
   uint8_t overlap = 0;  ///< index into DepGraph::overlap_names; 0 = no `overlap` key
+  uint8_t flags = 0;    ///< kEdgeFlag* bits; 0 = no `flags` key or an empty array
   int64_t arg = -1;
   TaskId tensor_id = 0;
   View consumer;

@@ -1,0 +1,373 @@
+#include "explorer_page.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "depgraph/layered_layout.h"
+#include "explorer_assets.h"
+
+namespace depgraph {
+
+namespace {
+
+// Appends to a string and hands it to the stream every megabyte.
+class Sink {
+ public:
+  explicit Sink(std::ostream& out) : out_(out) { buf_.reserve(kChunk + 4096); }
+  ~Sink() { Flush(); }
+  std::string& buf() { return buf_; }
+  void Lit(std::string_view s) { buf_ += s; }
+  void Int(int64_t v) {
+    char tmp[24];
+    auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+    buf_.append(tmp, r.ptr);
+  }
+  void UInt(uint64_t v) {
+    char tmp[24];
+    auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+    buf_.append(tmp, r.ptr);
+  }
+  void Str(std::string_view s) { AppendScriptSafeJsonString(&buf_, s); }
+  void Sep(bool* first) {
+    if (!*first) buf_ += ',';
+    *first = false;
+  }
+  void MaybeFlush() {
+    if (buf_.size() >= kChunk) Flush();
+  }
+  void Flush() {
+    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+  }
+
+ private:
+  static constexpr size_t kChunk = 1 << 20;
+  std::ostream& out_;
+  std::string buf_;
+};
+
+// Writes "key":[f(0),f(1),...] for n elements.
+template <typename F>
+void IntArray(Sink& s, const char* key, size_t n, F&& f) {
+  s.Lit(",\"");
+  s.Lit(key);
+  s.Lit("\":[");
+  for (size_t i = 0; i < n; ++i) {
+    if (i) s.Lit(",");
+    s.Int(f(i));
+    s.MaybeFlush();
+  }
+  s.Lit("]");
+}
+
+// Dimensions as "16x16"; "" when absent, "?" when invalid.
+void AppendDims(std::string* out, const DepGraph& graph, const DimList& dims) {
+  if (dims.state == FieldState::kInvalid) {
+    *out += '?';
+    return;
+  }
+  const int64_t* d = graph.DimData(dims);
+  for (uint16_t i = 0; i < dims.size; ++i) {
+    if (i) *out += 'x';
+    *out += std::to_string(d[i]);
+  }
+}
+
+// T{index} of a tensor id, "?{id}" when the id has no tensors[] entry.
+std::string TensorName(const DepGraph& graph, FieldState state, TaskId id) {
+  if (state == FieldState::kAbsent) return "";
+  if (state == FieldState::kInvalid) return "?";
+  const Tensor* t = graph.FindTensor(id);
+  return t ? std::to_string(t->index) : "?" + std::to_string(id);
+}
+
+// One node's detail string: "aic,aiv0,aiv1|arg;arg;..." with each argument
+// "idx,type,tensor,dtype,start_offset,shape,strides" (docs/explorer.md).
+std::string NodeDetails(const DepGraph& graph, uint32_t node) {
+  const Task* task = graph.TaskOfNode(node);
+  if (!task) return "";
+  std::string d = std::to_string(task->kernel_ids[0]) + "," +
+                  std::to_string(task->kernel_ids[1]) + "," +
+                  std::to_string(task->kernel_ids[2]) + "|";
+  for (uint32_t a = 0; a < task->num_args; ++a) {
+    const TaskArg& arg = graph.args[task->first_arg + a];
+    if (a) d += ';';
+    if (arg.idx != INT64_MIN) d += std::to_string(arg.idx);
+    d += ',';
+    d += ArgTypeName(arg.type);
+    d += ',';
+    d += TensorName(graph, arg.tensor_id_state, arg.tensor_id);
+    d += ',';
+    if (arg.view.dtype_state != FieldState::kAbsent) d += DTypeName(arg.view.dtype);
+    d += ',';
+    if (arg.view.start_offset_state == FieldState::kValid) {
+      d += std::to_string(arg.view.start_offset);
+    } else if (arg.view.start_offset_state == FieldState::kInvalid) {
+      d += '?';
+    }
+    d += ',';
+    AppendDims(&d, graph, arg.view.shape);
+    d += ',';
+    AppendDims(&d, graph, arg.view.strides);
+  }
+  return d;
+}
+
+const char* ModeKey(EdgeMode mode) {
+  switch (mode) {
+    case EdgeMode::kReduced:
+    case EdgeMode::kReducedDataflow:
+    case EdgeMode::kRetained:
+      return EdgeModeName(mode);
+    default:
+      return "full";
+  }
+}
+
+std::string HtmlEscape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// The input's file name with at most its two parent directories ("a/b/deps.json").
+std::string NameOfCapture(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  size_t start = path.size();
+  for (int slashes = 0; start > 0; --start) {
+    if (path[start - 1] == '/' && ++slashes == 3) break;
+  }
+  std::string_view name = path.substr(start);
+  while (name.starts_with("./")) name.remove_prefix(2);
+  return std::string(name);
+}
+
+}  // namespace
+
+void AppendScriptSafeJsonString(std::string* out, std::string_view text) {
+  *out += '"';
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      *out += '\\';
+      *out += c;
+    } else if (u < 0x20 || c == '<' || c == '>' || c == '&') {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\u%04x", u);
+      *out += hex;
+    } else {
+      *out += c;
+    }
+  }
+  *out += '"';
+}
+
+void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                       const StructuralReduction& reduction, const ExplorerPageOptions& options,
+                       std::ostream& out, ExplorerPageSummary* summary) {
+  const size_t v = graph.nodes.size(), e = graph.pairs.size();
+  const EdgeSelection reduced = SelectEdges(graph, reduction, EdgeMode::kReduced);
+  const EdgeSelection dataflow = SelectEdges(graph, reduction, EdgeMode::kReducedDataflow);
+  const EdgeSelection retained = SelectEdges(graph, reduction, EdgeMode::kRetained);
+  summary->full = e;
+  summary->reduced = reduced.shown_count;
+  summary->reduced_dataflow = dataflow.shown_count;
+  summary->retained = retained.shown_count;
+  summary->cycle = !reduction.is_dag;
+  summary->task_details = options.task_details;
+
+  LayeredLayoutOptions layout_options;
+  if (reduction.is_dag) layout_options.include = &reduced.shown;
+  const LayeredLayout layout = ComputeLayeredLayout(graph, layout_options);
+
+  Sink s(out);
+  s.Lit("{\"v\":1,\"name\":");
+  s.Str(NameOfCapture(options.source));
+  s.Lit(",\"mode\":\"");
+  s.Lit(ModeKey(options.initial_mode));
+  s.Lit("\",\"rings\":");
+  s.Lit(graph.UsesRings() ? "true" : "false");
+  s.Lit(",\"cycle\":");
+  s.Lit(reduction.is_dag ? "false" : "true");
+  s.Lit(",\"details\":");
+  s.Lit(options.task_details ? "true" : "false");
+  s.Lit(",\"rows\":");
+  s.UInt(graph.rows.size());
+  s.Lit(",\"counts\":{\"full\":");
+  s.UInt(summary->full);
+  s.Lit(",\"reduced\":");
+  s.UInt(summary->reduced);
+  s.Lit(",\"reduced_dataflow\":");
+  s.UInt(summary->reduced_dataflow);
+  s.Lit(",\"retained\":");
+  s.UInt(summary->retained);
+  s.Lit("},\"layers\":");
+  s.UInt(layout.num_layers);
+
+  s.Lit(",\"ids\":[");
+  for (size_t i = 0; i < v; ++i) {
+    if (i) s.Lit(",");
+    s.Lit("\"");
+    s.UInt(graph.nodes[i]);
+    s.Lit("\"");
+    s.MaybeFlush();
+  }
+  s.Lit("]");
+  IntArray(s, "x", v, [&](size_t i) { return std::lround(layout.x[i]); });
+  IntArray(s, "y", v, [&](size_t i) { return std::lround(layout.y[i]); });
+
+  // Kind and core type in one character per node: '0' + kind * 4 + core.
+  s.Lit(",\"kc\":\"");
+  for (size_t i = 0; i < v; ++i) {
+    s.buf() += static_cast<char>('0' + static_cast<int>(labels[i].kind) * 4 +
+                                 static_cast<int>(labels[i].core));
+    s.MaybeFlush();
+  }
+  s.Lit("\"");
+
+  // Kernel names interned in first-seen order (deterministic: node order).
+  std::map<std::string, int64_t> name_ids;
+  std::vector<const std::string*> names;
+  std::vector<int64_t> kern(v, -1);
+  for (size_t i = 0; i < v; ++i) {
+    if (labels[i].func_name.empty()) continue;
+    auto [it, inserted] = name_ids.emplace(labels[i].func_name, names.size());
+    if (inserted) names.push_back(&it->first);
+    kern[i] = it->second;
+  }
+  s.Lit(",\"names\":[");
+  for (size_t n = 0; n < names.size(); ++n) {
+    if (n) s.Lit(",");
+    s.Str(*names[n]);
+  }
+  s.Lit("]");
+  IntArray(s, "kern", v, [&](size_t i) { return kern[i]; });
+
+  // Sparse facts: [node, block_num, ...] for SPMD tasks, manual-scope node indices.
+  s.Lit(",\"block\":[");
+  bool first = true;
+  for (uint32_t i = 0; i < v; ++i) {
+    const Task* task = graph.TaskOfNode(i);
+    if (!task || task->block_num == 1) continue;
+    s.Sep(&first);
+    s.UInt(i);
+    s.Lit(",");
+    s.Int(task->block_num);
+    s.MaybeFlush();
+  }
+  s.Lit("],\"manual\":[");
+  first = true;
+  for (uint32_t i = 0; i < v; ++i) {
+    const Task* task = graph.TaskOfNode(i);
+    if (!task || !task->manual_scope) continue;
+    s.Sep(&first);
+    s.UInt(i);
+    s.MaybeFlush();
+  }
+  s.Lit("]");
+
+  s.Lit(",\"pairs\":[");
+  for (size_t p = 0; p < e; ++p) {
+    if (p) s.Lit(",");
+    s.UInt(graph.pairs[p].pred);
+    s.Lit(",");
+    s.UInt(graph.pairs[p].succ);
+    s.MaybeFlush();
+  }
+  s.Lit("]");
+  // Per pair one digit: bit 0 shown in reduced, bit 1 in reduced_dataflow, bit 2 in retained.
+  s.Lit(",\"cls\":\"");
+  for (size_t p = 0; p < e; ++p) {
+    s.buf() += static_cast<char>('0' + (reduced.shown[p] ? 1 : 0) + (dataflow.shown[p] ? 2 : 0) +
+                                 (retained.shown[p] ? 4 : 0));
+    s.MaybeFlush();
+  }
+  s.Lit("\"");
+
+  if (options.task_details) {
+    s.Lit(",\"overlaps\":[");
+    for (size_t o = 0; o < graph.overlap_names.size(); ++o) {
+      if (o) s.Lit(",");
+      s.Str(graph.overlap_names[o]);
+    }
+    // Rows grouped by pair (file order within a pair): pair, packed facts, tensor index.
+    s.Lit("],\"erows\":[");
+    std::vector<uint32_t> offsets, row_ids;
+    graph.RowsByPair(&offsets, &row_ids);
+    first = true;
+    for (size_t p = 0; p < e; ++p) {
+      for (uint32_t k = offsets[p]; k < offsets[p + 1]; ++k) {
+        const EdgeRow& row = graph.rows[row_ids[k]];
+        const int64_t arg = row.arg_state == FieldState::kValid && row.arg >= 0 &&
+                                    row.arg < 65535
+                                ? row.arg + 1
+                                : 0;
+        const int64_t packed = static_cast<int64_t>(row.source) | (row.flags & 7) << 2 |
+                               static_cast<int64_t>(row.overlap) << 5 | arg << 13;
+        int64_t tensor = -1;
+        if (row.tensor_id_state == FieldState::kValid) {
+          const Tensor* t = graph.FindTensor(row.tensor_id);
+          tensor = t ? t->index : -2;
+        }
+        s.Sep(&first);
+        s.UInt(p);
+        s.Lit(",");
+        s.Int(packed);
+        s.Lit(",");
+        s.Int(tensor);
+        s.MaybeFlush();
+      }
+    }
+    s.Lit("],\"det\":[");
+    for (uint32_t i = 0; i < v; ++i) {
+      if (i) s.Lit(",");
+      s.Str(NodeDetails(graph, i));
+      s.MaybeFlush();
+    }
+    s.Lit("]");
+  }
+  s.Lit("}");
+}
+
+void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                       const StructuralReduction& reduction, const ExplorerPageOptions& options,
+                       std::ostream& out, ExplorerPageSummary* summary) {
+  const std::string_view html = assets::kExplorerHtml;
+  const std::string title = HtmlEscape(NameOfCapture(options.source)) + " \u2014 " + std::to_string(graph.nodes.size()) +
+                            " tasks, " + std::to_string(graph.pairs.size()) + " edges";
+  size_t at = 0;
+  while (at < html.size()) {
+    size_t mark = html.find("@@", at);
+    if (mark == std::string_view::npos) break;
+    size_t close = html.find("@@", mark + 2);
+    if (close == std::string_view::npos) break;
+    out << html.substr(at, mark - at);
+    const std::string_view key = html.substr(mark + 2, close - mark - 2);
+    if (key == "TITLE") {
+      out << title;
+    } else if (key == "CSS") {
+      out << assets::kExplorerCss;
+    } else if (key == "DATA") {
+      WriteExplorerData(graph, labels, reduction, options, out, summary);
+    } else if (key == "JS") {
+      out << assets::kExplorerDataJs << "\n" << assets::kExplorerRenderJs << "\n"
+          << assets::kExplorerJs;
+    } else {
+      out << html.substr(mark, close + 2 - mark);
+    }
+    at = close + 2;
+  }
+  out << html.substr(at);
+}
+
+}  // namespace depgraph

@@ -1,0 +1,61 @@
+// The explorer page of deps_viewer: a self-contained canvas viewer for large graphs, laid out
+// by depgraph::ComputeLayeredLayout, with every edge mode's classification embedded so the
+// page switches modes without regenerating. Format and design: docs/explorer.md.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "depgraph/edge_mode.h"
+#include "depgraph/graph.h"
+#include "depgraph/reduction.h"
+#include "depgraph/task_label.h"
+
+namespace depgraph {
+
+/// What WriteExplorerPage writes besides the graph itself.
+struct ExplorerPageOptions {
+  std::string source = "deps.json";       ///< input path; title and header show its last
+                                          ///< three components (`dir/subdir/deps.json`)
+  EdgeMode initial_mode = EdgeMode::kFull;  ///< omitted modes open as full
+  /// Per-task details (kernel ids, arguments, tensors, per-row edge facts). Off for graphs
+  /// too large for a browser to hold them (see kExplorerDetailsMaxTasks).
+  bool task_details = true;
+};
+
+/// Above this many tasks the viewer writes the page without per-task details (measured:
+/// docs/explorer.md, "Limits").
+inline constexpr size_t kExplorerDetailsMaxTasks = 300000;
+
+/// Per-mode visible edge counts of a written page (what deps_viewer reports for each mode).
+struct ExplorerPageSummary {
+  size_t full = 0;
+  size_t reduced = 0;
+  size_t reduced_dataflow = 0;
+  size_t retained = 0;
+  bool cycle = false;          ///< reduction skipped: every mode shows every pair
+  bool task_details = false;   ///< per-task details were embedded
+};
+
+/// Appends `text` as a JSON string literal in which `<`, `>` and `&` are \u-escaped, so the
+/// result is safe inside an HTML <script> element (no `</script>`, no `<!--`). O(|text|).
+void AppendScriptSafeJsonString(std::string* out, std::string_view text);
+
+/// The page's embedded JSON data (see docs/explorer.md, "Data format"). `reduction` must
+/// come from ReduceStructurally(graph). Runs SelectEdges for the three reduction modes and
+/// the layered layout. Deterministic. Cost: O(V + E + rows + args) plus the layout
+/// (O((V + E) · sweeps)) and the dataflow proof; output ~60-150 bytes per task.
+void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                       const StructuralReduction& reduction, const ExplorerPageOptions& options,
+                       std::ostream& out, ExplorerPageSummary* summary);
+
+/// The whole page: the embedded explorer.html with its CSS, the data (WriteExplorerData) and
+/// the JavaScript put in place. Never prints. Same cost as WriteExplorerData.
+void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                       const StructuralReduction& reduction, const ExplorerPageOptions& options,
+                       std::ostream& out, ExplorerPageSummary* summary);
+
+}  // namespace depgraph
