@@ -7,6 +7,7 @@
 
 #include "depgraph/layered_layout.h"
 #include "explorer_assets.h"
+#include "html_page.h"
 
 namespace depgraph {
 
@@ -140,18 +141,6 @@ std::string HtmlEscape(std::string_view text) {
   return out;
 }
 
-// The input's file name with at most its two parent directories ("a/b/deps.json").
-std::string NameOfCapture(std::string_view path) {
-  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
-  size_t start = path.size();
-  for (int slashes = 0; start > 0; --start) {
-    if (path[start - 1] == '/' && ++slashes == 3) break;
-  }
-  std::string_view name = path.substr(start);
-  while (name.starts_with("./")) name.remove_prefix(2);
-  return std::string(name);
-}
-
 }  // namespace
 
 void AppendScriptSafeJsonString(std::string* out, std::string_view text) {
@@ -192,7 +181,7 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
 
   Sink s(out);
   s.Lit("{\"v\":1,\"name\":");
-  s.Str(NameOfCapture(options.source));
+  s.Str(CaptureName(options.source));
   s.Lit(",\"mode\":\"");
   s.Lit(ModeKey(options.initial_mode));
   s.Lit("\",\"rings\":");
@@ -343,7 +332,7 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
                        const StructuralReduction& reduction, const ExplorerPageOptions& options,
                        std::ostream& out, ExplorerPageSummary* summary) {
   const std::string_view html = assets::kExplorerHtml;
-  const std::string title = HtmlEscape(NameOfCapture(options.source)) + " \u2014 " + std::to_string(graph.nodes.size()) +
+  const std::string title = HtmlEscape(CaptureName(options.source)) + " \u2014 " + std::to_string(graph.nodes.size()) +
                             " tasks, " + std::to_string(graph.pairs.size()) + " edges";
   size_t at = 0;
   while (at < html.size()) {
