@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -110,10 +111,18 @@ TEST(HtmlPageTest, CaptureNameIsTheFileAndTwoDirectories) {
   EXPECT_EQ(CaptureName("data/real/paged_attention/CaseSmall1/deps.json"),
             "paged_attention/CaseSmall1/deps.json");
   EXPECT_EQ(CaptureName("/abs/x/./y/deps.json"), "x/y/deps.json");
-  EXPECT_EQ(CaptureName("run1\\deps.json"), "run1/deps.json");
-  EXPECT_EQ(CaptureName("deps.json"), "deps.json");
-  EXPECT_EQ(CaptureName("./deps.json"), "deps.json");
+  EXPECT_EQ(CaptureName("/abs/x/z/../y/deps.json"), "x/y/deps.json");
+  EXPECT_EQ(CaptureName("/run1\\deps.json"), "run1/deps.json");
+  EXPECT_EQ(CaptureName("/deps.json"), "deps.json");
   EXPECT_EQ(CaptureName(""), "");
+  // A relative path is named from where it really is: run in the capture's directory,
+  // `deps.json` still says which capture it is.
+  std::filesystem::path cwd = std::filesystem::current_path();
+  if (cwd.has_parent_path() && cwd.parent_path() != cwd.root_path()) {
+    std::string expected = cwd.parent_path().filename().string() + "/" + cwd.filename().string();
+    EXPECT_EQ(CaptureName("deps.json"), expected + "/deps.json");
+    EXPECT_EQ(CaptureName("./deps.json"), expected + "/deps.json");
+  }
 }
 
 TEST(HtmlPageTest, DepStatsJsonIsAsciiAndScriptSafe) {

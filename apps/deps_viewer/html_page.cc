@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <utility>
 
@@ -255,6 +256,13 @@ std::string DepStatsJson(const DepGraph& graph, const std::vector<TaskLabel>& la
 }
 
 std::string CaptureName(std::string_view source) {
+  std::string resolved(source);
+  if (!source.empty()) {
+    std::error_code ec;
+    std::filesystem::path absolute = std::filesystem::absolute(resolved, ec);
+    if (!ec) resolved = absolute.lexically_normal().generic_string();
+  }
+  source = resolved;
   std::vector<std::string_view> parts;
   size_t begin = 0;
   for (size_t i = 0; i <= source.size(); ++i) {
@@ -282,7 +290,7 @@ std::string BuildHtmlPage(const DepGraph& graph, const std::vector<TaskLabel>& l
   std::string edges = std::to_string(drawn);
   if (drawn != total) edges += " of " + std::to_string(total);
   edges += " edges";
-  std::string capture = CaptureName(options.source);
+  std::string capture = options.source.empty() ? "deps.json" : CaptureName(options.source);
   std::string spmd = SpmdBlocksJson(graph);
   std::string stats = DepStatsJson(graph, labels, shown);
   std::string_view style = assets::kGraphvizPageCss;

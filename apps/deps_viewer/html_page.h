@@ -17,13 +17,15 @@ struct HtmlOptions {
   std::string engine = "dot";   ///< dot, neato, sfdp, fdp, circo or twopi
   std::string rankdir = "LR";   ///< TB, LR, BT or RL
   bool rich = false;            ///< --show-tensor-info: argument tables and per-row edges
-  std::string source = "deps.json";  ///< the input path; the page names CaptureName(source)
+  std::string source;                ///< the input path: the page names CaptureName(source)
+                                     ///< ("deps.json" when empty)
   std::string edge_mode = "full";    ///< the edge mode's name, shown in the title and header
 };
 
-/// What the page calls a capture: the last three components of `source` (the file and its
-/// two directories, e.g. `paged_attention/CaseSmall1/deps.json`), fewer when the path has
-/// fewer; backslashes count as separators, `.` components are skipped. O(|source|).
+/// What the page calls a capture: the last three components of `source` made absolute
+/// (against the current directory) and normalised: the file and its two directories, e.g.
+/// `paged_attention/CaseSmall1/deps.json`, fewer near the root; backslashes count as
+/// separators. "" stays "". O(|source| + |current directory|).
 std::string CaptureName(std::string_view source);
 
 /// The `spmdBlocks` object of the page: `{"T0_2":8}` for every node whose task has

@@ -3,7 +3,7 @@
 // neighbour lists (checked against the graph), jumping to a neighbour, fit below the header,
 // drawn markers and readable tooltips.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -36,6 +36,24 @@ function renderPage(dir, mode) {
   const stdout = run(tools.viewer, [DEPS, '--format', 'html', '--edge-mode', mode, ...layout, '-o', out]);
   return { file: out, stdout };
 }
+
+// A small graph with every marker and edge kind: early-dispatch tasks (🔥), fully fed ones
+// (⭐, one of them 🔥⭐), an SPMD task, a dummy, explicit edges, a partial overlap and, in
+// reduced mode, one ghost edge (1 -> 5).
+const MARKERS_JSON = String.raw`{"tasks":[
+ {"task_id":"1","scope":"auto","early_dispatch":true,"kernel_ids":[-1,5,-1],"block_num":1,"args":[{"idx":0,"type":"OUTPUT","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
+ {"task_id":"2","scope":"auto","early_dispatch":true,"kernel_ids":[3,-1,-1],"block_num":4,"args":[{"idx":0,"type":"OUTPUT","tensor_id":"8","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
+ {"task_id":"3","scope":"auto","early_dispatch":false,"kernel_ids":[3,5,5],"block_num":1,"args":[{"idx":0,"type":"INPUT","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]},{"idx":1,"type":"INOUT","tensor_id":"8","dtype":"FLOAT32","shape":[4],"start_offset":"0","strides":[1]}]},
+ {"task_id":"4","scope":"auto","early_dispatch":true,"kernel_ids":[-1,5,-1],"block_num":1,"args":[{"idx":0,"type":"INPUT","tensor_id":"7","dtype":"FLOAT32","shape":[8],"start_offset":"0","strides":[1]}]},
+ {"task_id":"5","scope":"auto","early_dispatch":false,"kernel_ids":[-1,-1,-1],"block_num":1,"args":[]}],
+ "tensors":[{"tensor_id":"7","buffer_addr":"4096","version":0,"dtype":"FLOAT32","buffer_numel":"8"},{"tensor_id":"8","buffer_addr":"8192","version":0,"dtype":"FLOAT32","buffer_numel":"8"}],
+ "edges":[
+ {"pred":"1","succ":"3","arg":0,"source":"tensormap","flags":["wait"],"overlap":"covered","tensor_id":"7"},
+ {"pred":"2","succ":"3","arg":1,"source":"tensormap","flags":["wait"],"overlap":"partial","tensor_id":"8"},
+ {"pred":"1","succ":"4","arg":0,"source":"tensormap","flags":["wait"],"overlap":"covered","tensor_id":"7"},
+ {"pred":"3","succ":"5","arg":-1,"source":"explicit","flags":["wait","retain"]},
+ {"pred":"4","succ":"5","arg":-1,"source":"explicit","flags":["wait","retain"]},
+ {"pred":"1","succ":"5","arg":-1,"source":"explicit","flags":["wait","retain"]}]}`;
 
 describe('Graphviz page', { skip }, () => {
   let browser, tmp;
@@ -85,6 +103,30 @@ describe('Graphviz page', { skip }, () => {
     assert.ok(fires > 0, 'the alloc task carries a 🔥 marker');
     // The legend shows the marker items that apply.
     assert.ok(await page.locator('#legend [data-only="fire"]').isVisible());
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+
+  test('--show-tensor-info tables: drawn markers and every legend item that applies', async () => {
+    const deps = path.join(tmp.dir, 'markers', 'deps.json');
+    mkdirSync(path.dirname(deps), { recursive: true });
+    writeFileSync(deps, MARKERS_JSON);
+    writeFileSync(path.join(tmp.dir, 'markers', 'name_map.json'),
+      JSON.stringify({ callable_id_to_name: { 3: 'matmul', 5: 'softmax' } }));
+    const file = path.join(tmp.dir, 'markers.html');
+    run(tools.viewer, [deps, '--format', 'html', '--edge-mode', 'reduced', '--show-tensor-info', '-o', file]);
+    const { page, errors } = await openPage(browser, file);
+    const texts = await page.$$eval('#stage svg text', (ts) => ts.map((t) => t.textContent));
+    for (const t of texts) assert.doesNotMatch(t, /[\u{1F525}\u2B50]/u, t);
+    assert.equal(await page.locator('#stage .marker-fire').count(), 3);
+    assert.equal(await page.locator('#stage .marker-star').count(), 2);
+    for (const item of ['fire', 'star', 'dummy', 'explicit', 'overlap', 'ghost']) {
+      assert.ok(await page.locator(`#legend [data-only="${item}"]`).isVisible(), item);
+    }
+    assert.match(await page.title(), /^\S*markers\/deps\.json — reduced: 5 nodes, 5 of 6 edges$/);
+    await page.locator('#stage svg g.node[data-node="T0_4"]').click();
+    assert.match(await page.textContent('#detail-title'), /^4 · softmax$/);
+    await screenshot(page, 'graphviz_rich_markers_selected');
     assertNoPageErrors(errors);
     await page.context().close();
   });
