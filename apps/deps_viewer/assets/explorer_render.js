@@ -67,6 +67,33 @@ function createRenderer(g, canvas, minimap, st) {
     }
   }
 
+  // Edge index by column: edges spanning at most EDGE_SPAN grid columns sorted by the column
+  // of their left end (CSR), longer ones in a list of their own that every frame tests.
+  const EDGE_SPAN = 4;
+  const colOf = (wx) => Math.max(0, Math.min(gw - 1, Math.floor((wx - bounds.x0) / CW)));
+  const edgeCol = new Int32Array(g.m);
+  const colOff = new Uint32Array(gw + 1);
+  let nLong = 0;
+  for (let p = 0; p < g.m; p++) {
+    const xa = g.x[g.src[p]] + NODE_W / 2, xb = g.x[g.dst[p]] - NODE_W / 2;
+    const c0 = colOf(Math.min(xa, xb)), c1 = colOf(Math.max(xa, xb));
+    if (c1 - c0 > EDGE_SPAN) { edgeCol[p] = -1; nLong++; } else { edgeCol[p] = c0; colOff[c0 + 1]++; }
+  }
+  for (let c = 0; c < gw; c++) colOff[c + 1] += colOff[c];
+  const edgeOrder = new Uint32Array(g.m);
+  {
+    const at = colOff.slice(0, gw);
+    let l = 0;
+    for (let p = 0; p < g.m; p++) {
+      if (edgeCol[p] < 0) edgeOrder[l++] = p; else edgeOrder[nLong + at[edgeCol[p]]++] = p;
+    }
+  }
+  // Ranges [from, to) of edgeOrder holding every edge that may cross world x in [x0, x1].
+  function edgeRanges(x0, x1) {
+    const c0 = Math.max(0, colOf(x0) - EDGE_SPAN), c1 = colOf(x1);
+    return [0, nLong, nLong + colOff[c0], nLong + colOff[c1 + 1]];
+  }
+
   // Per-frame "already drawn" sets for the far-out level of detail: device pixels taken by
   // a node mark, and rounded edge end points (open addressing, cleared by an epoch).
   const seen = {
@@ -131,7 +158,9 @@ function createRenderer(g, canvas, minimap, st) {
     const path = new Path2D(), longPath = new Path2D();
     const longPx = Math.max(w, h) * 0.75;  // longer edges are drawn fainter
     let hlEdges = 0, length = 0;
-    for (let p = 0; p < g.m; p++) {
+    const ranges = edgeRanges(wx0, wx1);
+    for (let ri = 0; ri < 4; ri += 2) for (let k = ranges[ri]; k < ranges[ri + 1]; k++) {
+      const p = edgeOrder[k];
       if (!mask[p]) continue;
       const a = src[p], b = dst[p];
       const x1 = x[a] + hw, x2 = x[b] - hw, y1 = y[a], y2 = y[b];
@@ -169,10 +198,13 @@ function createRenderer(g, canvas, minimap, st) {
       for (const code of [1, 2, 3, 4]) {
         c.strokeStyle = HL_COLOURS[code];
         c.beginPath();
-        for (let p = 0; p < g.m; p++) {
+        for (let ri = 0; ri < 4; ri += 2) for (let k = ranges[ri]; k < ranges[ri + 1]; k++) {
+          const p = edgeOrder[k];
           if (pairHl[p] !== code || !mask[p] && code < 3) continue;
           const a = src[p], b = dst[p];
           const x1 = x[a] + hw, x2 = x[b] - hw, y1 = y[a], y2 = y[b];
+          if ((x1 < x2 ? x2 : x1) < wx0 || (x1 < x2 ? x1 : x2) > wx1 ||
+              (y1 < y2 ? y2 : y1) < wy0 || (y1 < y2 ? y1 : y2) > wy1) continue;
           c.moveTo(x1, y1);
           c.lineTo(x2, y2);
           if (arrows) arrowHead(c, x1, y1, x2, y2, al);
@@ -407,6 +439,21 @@ function createRenderer(g, canvas, minimap, st) {
   r.fit = function () {
     r.view = fitView(r.W, r.H, 20);
     r.touch();
+  };
+  /**
+   * The first view: the whole graph, unless that would draw it as a thin line (its height
+   * under an eighth of the view): then its start (layer 0) with the height fitted, at most
+   * at a zoom where nodes are about 8 pixels tall. Returns whether the whole graph shows.
+   */
+  r.initialView = function () {
+    const all = fitView(r.W, r.H, 20), bh = bounds.y1 - bounds.y0;
+    if (bh * all.s >= r.H / 8) {
+      r.view = all;
+      return true;
+    }
+    const s = Math.min(0.36, (r.H - 40) / bh);
+    r.view = { s, tx: 20 - bounds.x0 * s, ty: (r.H - bh * s) / 2 - bounds.y0 * s };
+    return false;
   };
   /** Zooms so that the graph's height fills the view, keeping the centre's x. */
   r.fitHeight = function () {
