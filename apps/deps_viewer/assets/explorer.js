@@ -259,7 +259,7 @@
         '</td></tr>').join('') + '</table>' : '<div class="note">none</div>';
     } else if (!g.details) {
       html += '<div class="note">Arguments and edge rows are not embedded in pages of this size ' +
-        '(see docs/explorer.md); use depgraph or --format text for them.</div>';
+        '(see docs/explorer.md); depgraph query and --format text have them.</div>';
     }
     html += '<h4>Predecessors (' + preds.length + ')</h4><div id="panel-preds">' +
       neighbourTable(preds, (v) => pairOf(g, v, i)) + '</div>';

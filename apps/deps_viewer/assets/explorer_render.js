@@ -437,7 +437,7 @@ function createRenderer(g, canvas, minimap, st) {
     r.snapshot = null;
   };
   r.fit = function () {
-    r.view = fitView(r.W, r.H, 20);
+    r.view = fitView(Math.max(100, r.W - r.rightInset), r.H, 20);
     r.touch();
   };
   /**
