@@ -273,6 +273,46 @@ TEST(ExplorerPage, ViewerSwitchesToTheExplorerAboveTheThreshold) {
   EXPECT_EQ(ReadFile(dir.File("small.html")).find("id=\"explorer-data\""), std::string::npos);
 }
 
+TEST(ExplorerPage, ManyPairsAlsoSwitchToTheExplorer) {
+  // 60 tasks, every earlier task a predecessor of every later one: 1,770 pairs.
+  std::string json = "{\"edges\":[";
+  size_t pairs = 0;
+  for (int a = 1; a <= 60; ++a) {
+    for (int b = a + 1; b <= 60; ++b) {
+      json += (pairs++ ? ",{\"pred\":" : "{\"pred\":") + std::to_string(a) +
+              ",\"succ\":" + std::to_string(b) + ",\"source\":\"explicit\"}";
+    }
+  }
+  json += "]}";
+  ASSERT_GT(pairs, kGraphvizMaxEdges);
+  TempDir dir;
+  WriteFile(dir.File("dense.json"), json);
+  CommandResult r = Viewer(dir, "dense.json --format html -o dense.html");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "deps_viewer: " + std::to_string(pairs) + " edges > " +
+                       std::to_string(kGraphvizMaxEdges) +
+                       ": writing the explorer page (layered layout); --layout graphviz forces "
+                       "Graphviz\n");
+  EXPECT_NE(ReadFile(dir.File("dense.html")).find("id=\"explorer-data\""), std::string::npos);
+}
+
+TEST(ExplorerPage, CycleOpensInFullAndTheViewerSaysSo) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"),
+            testing::EdgesJson({{1, 2, "explicit"}, {2, 3, "explicit"}, {3, 1, "explicit"}}));
+  CommandResult r = Viewer(dir, "deps.json --format html --layout layered --edge-mode reduced");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Explorer page carries every edge mode (full 3, reduced 3, "
+                       "reduced_dataflow 3, retained 3 edge(s)) and opens in full\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.err.find("warning: dependency graph has a cycle"), std::string::npos);
+  // A cyclic reduction writes deps_viewer.html (the reference tool's quirk).
+  const nlohmann::json data = Data(ReadFile(dir.File("deps_viewer.html")));
+  EXPECT_EQ(data["mode"], "full");
+  EXPECT_TRUE(data["cycle"].get<bool>());
+}
+
 TEST(ExplorerPage, LayoutFlagForcesEitherPage) {
   TempDir dir;
   WriteFile(dir.File("deps.json"), testing::WorkedExampleJson());

@@ -194,8 +194,9 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
     out << "Explorer page carries every edge mode (full " << explorer.full << ", reduced "
         << explorer.reduced << ", reduced_dataflow " << explorer.reduced_dataflow << ", retained "
         << explorer.retained << " edge(s)) and opens in "
-        << (options.edge_mode == EdgeMode::kReduced || options.edge_mode == EdgeMode::kRetained ||
-                    options.edge_mode == EdgeMode::kReducedDataflow
+        << (!selection.cycle_fallback && (options.edge_mode == EdgeMode::kReduced ||
+                                          options.edge_mode == EdgeMode::kRetained ||
+                                          options.edge_mode == EdgeMode::kReducedDataflow)
                 ? EdgeModeName(options.edge_mode)
                 : "full")
         << "\n";
