@@ -59,6 +59,15 @@ std::string DataText(const std::string& html) {
 
 nlohmann::json Data(const std::string& html) { return nlohmann::json::parse(DataText(html)); }
 
+// The per-task details object (second script element).
+nlohmann::json Details(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"explorer-details\">";
+  size_t start = html.find(open);
+  if (start == std::string::npos) return nullptr;
+  start += open.size();
+  return nlohmann::json::parse(html.substr(start, html.find("</script>", start) - start));
+}
+
 size_t Count(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
@@ -90,7 +99,9 @@ TEST(ExplorerPage, DataCarriesEveryNodeAndPair) {
   DepGraph graph;
   std::string err;
   ASSERT_TRUE(LoadDepsJson(path, &graph, &err)) << err;
-  const nlohmann::json data = Data(BuildPage(graph).html);
+  const std::string html = BuildPage(graph).html;
+  const nlohmann::json data = Data(html);
+  const nlohmann::json details = Details(html);
   ASSERT_EQ(data["ids"].size(), graph.nodes.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     EXPECT_EQ(data["ids"][i], std::to_string(graph.nodes[i])) << i;
@@ -103,8 +114,8 @@ TEST(ExplorerPage, DataCarriesEveryNodeAndPair) {
   EXPECT_EQ(data["x"].size(), graph.nodes.size());
   EXPECT_EQ(data["y"].size(), graph.nodes.size());
   EXPECT_EQ(data["kc"].get<std::string>().size(), graph.nodes.size());
-  EXPECT_EQ(data["det"].size(), graph.nodes.size());
-  EXPECT_EQ(data["erows"].size(), 3 * graph.rows.size());
+  EXPECT_EQ(details["det"].size(), graph.nodes.size());
+  EXPECT_EQ(details["erows"].size(), 3 * graph.rows.size());
   EXPECT_EQ(data["name"], "a/b/deps.json");
 }
 
@@ -148,16 +159,36 @@ TEST(ExplorerPage, TaskDetailsAndEdgeRowsAreEmbedded) {
   ASSERT_EQ(graph.rows.size(), 2u);
   EXPECT_EQ(graph.rows[0].flags, kEdgeFlagWait);
   EXPECT_EQ(graph.rows[1].flags, kEdgeFlagWait | kEdgeFlagRetain);
-  const nlohmann::json data = Data(BuildPage(graph).html);
-  EXPECT_EQ(data["det"][0], "3,-1,-1|0,INPUT,1,FLOAT16,16,2x8,8x1;1,OUTPUT,,,,,");
-  EXPECT_EQ(data["det"][1], "-1,4,-1|");
+  const std::string html = BuildPage(graph).html;
+  const nlohmann::json data = Data(html);
+  const nlohmann::json details = Details(html);
+  // Argument type as a letter, dtype as an index into `dtypes`.
+  EXPECT_EQ(details["det"][0], "3,-1,-1|0,I,1,1,16,2x8,8x1;1,O,,,,,");
+  EXPECT_EQ(details["dtypes"][1], "FLOAT16");
+  EXPECT_EQ(details["det"][1], "-1,4,-1|");
   EXPECT_EQ(data["block"], nlohmann::json::parse("[0,4]"));
   EXPECT_EQ(data["manual"], nlohmann::json::parse("[0]"));
   EXPECT_EQ(data["kc"], "12");  // submit aic, submit aiv
   // Rows of pair 0 in file order: tensormap (1) | wait (1 << 2) | overlap "covered" (1 << 5)
   // | arg 0 (1 << 13), tensor T1; then creator (0) | wait+retain (3 << 2) | arg 1 (2 << 13).
-  EXPECT_EQ(data["erows"], nlohmann::json::parse("[0,8229,1,0,16396,-1]"));
-  EXPECT_EQ(data["overlaps"][1], "covered");
+  EXPECT_EQ(details["erows"], nlohmann::json::parse("[0,8229,1,0,16396,-1]"));
+  EXPECT_EQ(details["overlaps"][1], "covered");
+}
+
+TEST(ExplorerPage, PagesWithoutDetailsCarryTheGraphOnly) {
+  const DepGraph graph = LoadText(testing::WorkedExampleJson());
+  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, {});
+  ExplorerPageOptions options;
+  options.task_details = false;
+  std::ostringstream out;
+  ExplorerPageSummary summary;
+  WriteExplorerPage(graph, labels, ReduceStructurally(graph), options, out,
+                    &summary);
+  EXPECT_FALSE(summary.task_details);
+  const nlohmann::json data = Data(out.str());
+  EXPECT_FALSE(data["details"].get<bool>());
+  EXPECT_EQ(data["ids"].size(), graph.nodes.size());
+  EXPECT_EQ(Details(out.str()), nlohmann::json::object());
 }
 
 TEST(ExplorerPage, FlagsOtherThanWaitAndRetainAreKeptAsOther) {
@@ -184,8 +215,8 @@ TEST(ExplorerPage, LessThanIsEscapedSoDataCannotCloseTheScript) {
   EXPECT_EQ(data.find('<'), std::string::npos);
   EXPECT_EQ(data.find('>'), std::string::npos);
   EXPECT_NE(data.find("\\u003c/script\\u003e"), std::string::npos);
-  // Only the page's own two scripts close.
-  EXPECT_EQ(Count(page.html, "</script>"), 2u);
+  // Only the page's own three scripts close.
+  EXPECT_EQ(Count(page.html, "</script>"), 3u);
   const nlohmann::json json = nlohmann::json::parse(data);
   EXPECT_EQ(json["names"][0], "</script><script>alert(1)</script>");
   EXPECT_EQ(json["names"][1], "a<!--b&c>");
@@ -199,7 +230,7 @@ TEST(ExplorerPage, AssetsAreSelfContainedAndCannotBreakTheirElements) {
     EXPECT_EQ(asset.find("</style"), std::string_view::npos);
     EXPECT_EQ(asset.find("@@"), std::string_view::npos);
   }
-  for (const char* key : {"@@TITLE@@", "@@CSS@@", "@@DATA@@", "@@JS@@"}) {
+  for (const char* key : {"@@TITLE@@", "@@CSS@@", "@@DATA@@", "@@DETAILS@@", "@@JS@@"}) {
     EXPECT_EQ(Count(std::string(assets::kExplorerHtml), key), 1u) << key;
   }
   const Page page = BuildPage(LoadText(testing::WorkedExampleJson()));

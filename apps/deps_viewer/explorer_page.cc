@@ -84,8 +84,22 @@ std::string TensorName(const DepGraph& graph, FieldState state, TaskId id) {
   return t ? std::to_string(t->index) : "?" + std::to_string(id);
 }
 
+// Argument types as one letter each (docs/explorer.md): the page maps them back.
+char ArgTypeCode(ArgType type) {
+  switch (type) {
+    case ArgType::kInput: return 'I';
+    case ArgType::kOutput: return 'O';
+    case ArgType::kInOut: return 'B';
+    case ArgType::kOutputExisting: return 'E';
+    case ArgType::kNoDep: return 'U';
+    default: return '?';
+  }
+}
+constexpr int kNumDTypes = static_cast<int>(DType::kOther) + 1;
+
 // One node's detail string: "aic,aiv0,aiv1|arg;arg;..." with each argument
-// "idx,type,tensor,dtype,start_offset,shape,strides" (docs/explorer.md).
+// "idx,type,tensor,dtype,start_offset,shape,strides" (docs/explorer.md): type a letter of
+// ArgTypeCode, dtype an index into the `dtypes` table.
 std::string NodeDetails(const DepGraph& graph, uint32_t node) {
   const Task* task = graph.TaskOfNode(node);
   if (!task) return "";
@@ -97,11 +111,13 @@ std::string NodeDetails(const DepGraph& graph, uint32_t node) {
     if (a) d += ';';
     if (arg.idx != INT64_MIN) d += std::to_string(arg.idx);
     d += ',';
-    d += ArgTypeName(arg.type);
+    d += ArgTypeCode(arg.type);
     d += ',';
     d += TensorName(graph, arg.tensor_id_state, arg.tensor_id);
     d += ',';
-    if (arg.view.dtype_state != FieldState::kAbsent) d += DTypeName(arg.view.dtype);
+    if (arg.view.dtype_state != FieldState::kAbsent) {
+      d += std::to_string(static_cast<int>(arg.view.dtype));
+    }
     d += ',';
     if (arg.view.start_offset_state == FieldState::kValid) {
       d += std::to_string(arg.view.start_offset);
@@ -283,49 +299,57 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   }
   s.Lit("\"");
 
-  if (options.task_details) {
-    s.Lit(",\"overlaps\":[");
-    for (size_t o = 0; o < graph.overlap_names.size(); ++o) {
-      if (o) s.Lit(",");
-      s.Str(graph.overlap_names[o]);
-    }
-    // Rows grouped by pair (file order within a pair): pair, packed facts, tensor index.
-    s.Lit("],\"erows\":[");
-    std::vector<uint32_t> offsets, row_ids;
-    graph.RowsByPair(&offsets, &row_ids);
-    first = true;
-    for (size_t p = 0; p < e; ++p) {
-      for (uint32_t k = offsets[p]; k < offsets[p + 1]; ++k) {
-        const EdgeRow& row = graph.rows[row_ids[k]];
-        const int64_t arg = row.arg_state == FieldState::kValid && row.arg >= 0 &&
-                                    row.arg < 65535
-                                ? row.arg + 1
-                                : 0;
-        const int64_t packed = static_cast<int64_t>(row.source) | (row.flags & 7) << 2 |
-                               static_cast<int64_t>(row.overlap) << 5 | arg << 13;
-        int64_t tensor = -1;
-        if (row.tensor_id_state == FieldState::kValid) {
-          const Tensor* t = graph.FindTensor(row.tensor_id);
-          tensor = t ? t->index : -2;
-        }
-        s.Sep(&first);
-        s.UInt(p);
-        s.Lit(",");
-        s.Int(packed);
-        s.Lit(",");
-        s.Int(tensor);
-        s.MaybeFlush();
+  s.Lit("}");
+}
+
+void WriteExplorerDetails(const DepGraph& graph, std::ostream& out) {
+  Sink s(out);
+  const size_t v = graph.nodes.size(), e = graph.pairs.size();
+  s.Lit("{\"dtypes\":[");
+  for (int t = 0; t < kNumDTypes; ++t) {
+    if (t) s.Lit(",");
+    s.Str(DTypeName(static_cast<DType>(t)));
+  }
+  s.Lit("],\"overlaps\":[");
+  for (size_t o = 0; o < graph.overlap_names.size(); ++o) {
+    if (o) s.Lit(",");
+    s.Str(graph.overlap_names[o]);
+  }
+  // Rows grouped by pair (file order within a pair): pair, packed facts, tensor index.
+  s.Lit("],\"erows\":[");
+  std::vector<uint32_t> offsets, row_ids;
+  graph.RowsByPair(&offsets, &row_ids);
+  bool first = true;
+  for (size_t p = 0; p < e; ++p) {
+    for (uint32_t k = offsets[p]; k < offsets[p + 1]; ++k) {
+      const EdgeRow& row = graph.rows[row_ids[k]];
+      const int64_t arg = row.arg_state == FieldState::kValid && row.arg >= 0 &&
+                                  row.arg < 65535
+                              ? row.arg + 1
+                              : 0;
+      const int64_t packed = static_cast<int64_t>(row.source) | (row.flags & 7) << 2 |
+                             static_cast<int64_t>(row.overlap) << 5 | arg << 13;
+      int64_t tensor = -1;
+      if (row.tensor_id_state == FieldState::kValid) {
+        const Tensor* t = graph.FindTensor(row.tensor_id);
+        tensor = t ? t->index : -2;
       }
-    }
-    s.Lit("],\"det\":[");
-    for (uint32_t i = 0; i < v; ++i) {
-      if (i) s.Lit(",");
-      s.Str(NodeDetails(graph, i));
+      s.Sep(&first);
+      s.UInt(p);
+      s.Lit(",");
+      s.Int(packed);
+      s.Lit(",");
+      s.Int(tensor);
       s.MaybeFlush();
     }
-    s.Lit("]");
   }
-  s.Lit("}");
+  s.Lit("],\"det\":[");
+  for (uint32_t i = 0; i < v; ++i) {
+    if (i) s.Lit(",");
+    s.Str(NodeDetails(graph, i));
+    s.MaybeFlush();
+  }
+  s.Lit("]}");
 }
 
 void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
@@ -348,6 +372,12 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
       out << assets::kExplorerCss;
     } else if (key == "DATA") {
       WriteExplorerData(graph, labels, reduction, options, out, summary);
+    } else if (key == "DETAILS") {
+      if (options.task_details) {
+        WriteExplorerDetails(graph, out);
+      } else {
+        out << "{}";
+      }
     } else if (key == "JS") {
       out << assets::kExplorerDataJs << "\n" << assets::kExplorerRenderJs << "\n"
           << assets::kExplorerJs;

@@ -52,8 +52,15 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
                        const StructuralReduction& reduction, const ExplorerPageOptions& options,
                        std::ostream& out, ExplorerPageSummary* summary);
 
+/// The per-task details, a second JSON object the page parses only when a panel first needs
+/// it (or when idle): `dtypes`, `overlaps`, `erows` (edge rows grouped by pair) and `det`
+/// (per node kernel ids and arguments); see docs/explorer.md. Deterministic.
+/// Cost: O(V + rows + args · dims); ~200 bytes per task.
+void WriteExplorerDetails(const DepGraph& graph, std::ostream& out);
+
 /// The whole page: the embedded explorer.html with its CSS, the data (WriteExplorerData) and
-/// the JavaScript put in place. Never prints. Same cost as WriteExplorerData.
+/// the details (WriteExplorerDetails, when options.task_details) and the JavaScript put in
+/// place. Never prints. Cost: WriteExplorerData plus WriteExplorerDetails.
 void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labels,
                        const StructuralReduction& reduction, const ExplorerPageOptions& options,
                        std::ostream& out, ExplorerPageSummary* summary);

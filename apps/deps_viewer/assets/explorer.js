@@ -17,7 +17,7 @@
   const text = $('explorer-data').textContent;
   const parsed = JSON.parse(text);
   timings.parsed = performance.now();
-  const g = buildModel(parsed);
+  const g = buildModel(parsed, () => JSON.parse($('explorer-details').textContent));
   timings.model = performance.now();
   const st = {
     mode: MODES.includes(g.data.mode) ? g.data.mode : 'full', mask: null,

@@ -10,13 +10,19 @@ const MODES = ['full', 'reduced', 'reduced_dataflow', 'retained'];
 const MODE_BIT = { reduced: 1, reduced_dataflow: 2, retained: 4 };
 const SEARCH_LIMIT = 1000;
 
-/** Builds the model from the parsed JSON. O(V + E + rows). */
-function buildModel(d) {
+const ARG_TYPES = { I: 'INPUT', O: 'OUTPUT', B: 'INOUT', E: 'OUTPUT_EXISTING', U: 'UNKNOWN' };
+
+/**
+ * Builds the model from the parsed JSON. `readDetails` returns the parsed details object
+ * (the second script element); it is called once, when details are first needed. O(V + E).
+ */
+function buildModel(d, readDetails) {
   const n = d.ids.length;
   const m = d.pairs.length / 2;
   const g = {
     data: d, n, m, name: d.name, rings: d.rings, cycle: d.cycle, details: d.details,
-    ids: d.ids, names: d.names, overlaps: d.overlaps || [],
+    ids: d.ids, names: d.names, overlaps: [], dtypes: [], det: null, erows: null,
+    readDetails, rowOff: null,
     x: Float32Array.from(d.x), y: Float32Array.from(d.y),
     kind: new Uint8Array(n), core: new Uint8Array(n), kern: Int32Array.from(d.kern),
     block: new Map(), manual: new Uint8Array(n),
@@ -53,13 +59,23 @@ function buildModel(d) {
   // In-pairs by a stable counting sort, so they come in pred order.
   const fill = g.inOff.slice(0, n);
   for (let p = 0; p < m; p++) g.inPair[fill[g.dst[p]]++] = p;
-  if (d.details && d.erows) {
-    const r = d.erows, rows = r.length / 3;
-    g.rowOff = new Uint32Array(m + 1);
-    for (let k = 0; k < rows; k++) g.rowOff[r[3 * k] + 1]++;
-    for (let p = 0; p < m; p++) g.rowOff[p + 1] += g.rowOff[p];
-  }
   return g;
+}
+
+/** Parses the details on first use (tens of ms per 100k tasks). False on pages without. */
+function ensureDetails(g) {
+  if (!g.details) return false;
+  if (g.det) return true;
+  const d = g.readDetails();
+  g.overlaps = d.overlaps || [];
+  g.dtypes = d.dtypes || [];
+  g.erows = d.erows || [];
+  g.det = d.det || [];
+  const r = g.erows, rows = r.length / 3;
+  g.rowOff = new Uint32Array(g.m + 1);
+  for (let k = 0; k < rows; k++) g.rowOff[r[3 * k] + 1]++;
+  for (let p = 0; p < g.m; p++) g.rowOff[p + 1] += g.rowOff[p];
+  return true;
 }
 
 /** Per-pair 0/1 array of the pairs a mode shows. Cached; O(E) the first time. */
@@ -257,8 +273,8 @@ function criticalPath(g) {
 
 /** Edge rows of a pair (details pages only): {source, flags, overlap, arg, tensor}. */
 function pairRows(g, p) {
-  if (!g.rowOff) return [];
-  const r = g.data.erows, out = [];
+  if (!ensureDetails(g)) return [];
+  const r = g.erows, out = [];
   for (let k = g.rowOff[p]; k < g.rowOff[p + 1]; k++) {
     const packed = r[3 * k + 1], tensor = r[3 * k + 2];
     const flags = [];
@@ -286,16 +302,16 @@ function pairOf(g, a, b) {
 
 /** Task details (details pages): kernel ids and the argument rows. */
 function taskDetails(g, i) {
-  if (!g.details) return null;
-  const s = g.data.det[i];
+  if (!ensureDetails(g)) return null;
+  const s = g.det[i];
   if (!s) return null;
   const bar = s.indexOf('|');
   const kids = s.slice(0, bar).split(',').map(Number);
   const rest = s.slice(bar + 1);
   const args = rest ? rest.split(';').map((a) => {
     const f = a.split(',');
-    return { idx: f[0], type: f[1], tensor: f[2] ? (f[2][0] === '?' ? f[2] : 'T' + f[2]) : '',
-      dtype: f[3], offset: f[4], shape: f[5] ? '[' + f[5].split('x').join(', ') + ']' : '',
+    return { idx: f[0], type: ARG_TYPES[f[1]] || '?', tensor: f[2] ? (f[2][0] === '?' ? f[2] : 'T' + f[2]) : '',
+      dtype: f[3] ? g.dtypes[Number(f[3])] || '?' : '', offset: f[4], shape: f[5] ? '[' + f[5].split('x').join(', ') + ']' : '',
       strides: f[6] ? '[' + f[6].split('x').join(', ') + ']' : '' };
   }) : [];
   return { kids, args };
