@@ -132,6 +132,7 @@ std::string NodeDetails(const DepGraph& graph, uint32_t node) {
   return d;
 }
 
+// The page's mode names: the four it can show; the omitted modes open as full.
 const char* ModeKey(EdgeMode mode) {
   switch (mode) {
     case EdgeMode::kReduced:
@@ -143,6 +144,7 @@ const char* ModeKey(EdgeMode mode) {
   }
 }
 
+// Text for an HTML element or attribute.
 std::string HtmlEscape(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -356,8 +358,10 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
                        const StructuralReduction& reduction, const ExplorerPageOptions& options,
                        std::ostream& out, ExplorerPageSummary* summary) {
   const std::string_view html = assets::kExplorerHtml;
-  const std::string title = HtmlEscape(CaptureName(options.source)) + " \u2014 " + std::to_string(graph.nodes.size()) +
-                            " tasks, " + std::to_string(graph.pairs.size()) + " edges";
+  // The script sets the full title (mode, shown edges) on load; this one is for tab lists.
+  const std::string title = HtmlEscape(CaptureName(options.source)) + " \u2014 " +
+                            std::to_string(graph.nodes.size()) + " tasks, " +
+                            std::to_string(graph.pairs.size()) + " edges";
   size_t at = 0;
   while (at < html.size()) {
     size_t mark = html.find("@@", at);
