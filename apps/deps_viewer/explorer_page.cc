@@ -194,6 +194,7 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   summary->task_details = options.task_details;
 
   LayeredLayoutOptions layout_options;
+  layout_options.layer_gap = 160.0f;  // room for a 116-unit box ("(2, 1408) · QK") and arrows
   if (reduction.is_dag) layout_options.include = &reduced.shown;
   const LayeredLayout layout = ComputeLayeredLayout(graph, layout_options);
 

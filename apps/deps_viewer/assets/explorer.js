@@ -559,7 +559,7 @@
   updateHeader();
   computeColours();
   R.resize();
-  if (!R.initialView()) setNote('the graph is long: this is its start; f fits all of it');
+  if (!R.initialView()) setNote('the graph is too long or too tall to read whole: this is its start; f fits all of it');
   const m = /(?:^#|&)task=(\d+)/.exec(location.hash);
   if (m && byId(m[1]) >= 0) select(byId(m[1]), true);
   timings.ui = performance.now();

@@ -3,7 +3,7 @@
 // overview/snapshot caches used while the view moves, hit testing by a spatial grid and the
 // minimap. Reads the model (explorer_data.js) and a small drawing state; no other DOM.
 
-const NODE_W = 84, NODE_H = 22;      // world units (layout: layer gap 120, node gap 36)
+const NODE_W = 116, NODE_H = 22;     // world units (layout: layer gap 160, node gap 36)
 const IDLE_MS = 140;                 // no input for this long: redraw at full quality
 const FAST_MS = 22;                  // a full-quality frame this quick is drawn while moving
 const MOVING_EDGE_BUDGET = 250000;   // ... unless its edges are longer than this (device px)
@@ -441,18 +441,26 @@ function createRenderer(g, canvas, minimap, st) {
     r.touch();
   };
   /**
-   * The first view: the whole graph, unless that would draw it as a thin line (its height
-   * under an eighth of the view): then its start (layer 0) with the height fitted, at most
+   * The first view: the whole graph, unless that would draw it as a thin line. A long graph
+   * (its height under an eighth of the view) opens at its start (layer 0) with the height
+   * fitted; a tall one (its width under an eighth of the view, such as thousands of
+   * independent requests side by side) opens at its top with the width fitted; both at most
    * at a zoom where nodes are about 8 pixels tall. Returns whether the whole graph shows.
    */
   r.initialView = function () {
-    const all = fitView(r.W, r.H, 20), bh = bounds.y1 - bounds.y0;
-    if (bh * all.s >= r.H / 8) {
+    const all = fitView(r.W, r.H, 20);
+    const bw = bounds.x1 - bounds.x0, bh = bounds.y1 - bounds.y0;
+    if (bh * all.s >= r.H / 8 && bw * all.s >= r.W / 8) {
       r.view = all;
       return true;
     }
-    const s = Math.min(0.36, (r.H - 40) / bh);
-    r.view = { s, tx: 20 - bounds.x0 * s, ty: (r.H - bh * s) / 2 - bounds.y0 * s };
+    if (bh * all.s < r.H / 8) {
+      const s = Math.min(0.36, (r.H - 40) / bh);
+      r.view = { s, tx: 20 - bounds.x0 * s, ty: (r.H - bh * s) / 2 - bounds.y0 * s };
+    } else {
+      const s = Math.min(0.36, (r.W - r.rightInset - 40) / bw);
+      r.view = { s, tx: (r.W - r.rightInset - bw * s) / 2 - bounds.x0 * s, ty: 20 - bounds.y0 * s };
+    }
     return false;
   };
   /** Zooms so that the graph's height fills the view, keeping the centre's x. */
