@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <numeric>
 #include <utility>
 
 #include "depgraph/dot_writer.h"
@@ -218,8 +219,9 @@ std::string DepStatsJson(const DepGraph& graph, const std::vector<TaskLabel>& la
     AppendHintCounts(out, hints, peers.data(), peers.size());
   };
 
+  // The pair indices in order: a node's successor pairs are the run from succ_offsets[node].
   std::vector<uint32_t> succ_pairs(graph.pairs.size());
-  for (uint32_t p = 0; p < graph.pairs.size(); ++p) succ_pairs[p] = p;
+  std::iota(succ_pairs.begin(), succ_pairs.end(), 0u);
   std::string out = "{";
   bool first = true;
   for (const auto& [id, node] : NodesByDotId(graph)) {

@@ -54,8 +54,7 @@
     }
     if (bottom - top < 80) { top = stageBox.top; bottom = stageBox.bottom; }
     if (right - stageBox.left < 120) right = stageBox.right;
-    return { left: stageBox.left - stageBox.left, top: top - stageBox.top,
-             width: right - stageBox.left, height: bottom - top };
+    return { left: 0, top: top - stageBox.top, width: right - stageBox.left, height: bottom - top };
   }
   function fitToStage() {
     const area = freeArea(false);
@@ -226,7 +225,6 @@
   }
 
   // Selection: the task, its neighbours and their edges are highlighted, the rest dimmed.
-  let selected = null;
   const highlighted = [];
   function mark(element, cls) {
     element.classList.add(cls);
@@ -301,13 +299,11 @@
   function closeDetail() {
     panel.hidden = true;
     clearHighlight();
-    selected = null;
   }
   function openDetail(group) {
     const id = group.dataset.node;
     const s = depStats[id];
     if (!s) return;
-    selected = group;
     highlight(id);
     panelTitle.textContent = display(id);
     panelSub.textContent = `task ${s.id} \u00b7 ${countsText(s)}`;
