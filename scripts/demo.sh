@@ -14,8 +14,12 @@ for mode in full reduced omitted reduced_dataflow omitted_dataflow; do
 done
 echo "== --format html --edge-mode reduced_dataflow (Graphviz layout in process)"
 build/apps/deps_viewer "$out/deps.json" --format html --edge-mode reduced_dataflow
+echo "== the explorer page on a model-sized graph: paged attention at Case1 shape through the runtime shim"
+build/apps/orch_runner/orch_runner build/tests/orchestrations/modules/liborch_paged_attention.so \
+  -a bench/inputs/paged_attention_Case1.json -o "$out/paged_attention_case1/deps.json"
+build/apps/deps_viewer "$out/paged_attention_case1/deps.json" --format html
 echo "== --stats --explain --edge-mode reduced"
 build/apps/deps_viewer "$out/deps.json" --edge-mode reduced --explain --stats -o "$out/reduced_explained.txt"
 echo
 echo "Outputs are in $out/:"
-ls -1 "$out"
+ls -1 "$out" "$out/paged_attention_case1"
