@@ -70,10 +70,10 @@ void SetGraphCounters(benchmark::State& state, const DepGraph& graph) {
   state.counters["pairs"] = static_cast<double>(graph.pairs.size());
 }
 
-std::vector<int64_t> BenchSizes() {
+std::vector<int64_t> SizesFromEnv(const char* env, std::vector<int64_t> defaults) {
   std::vector<int64_t> sizes;
-  if (const char* env = std::getenv("DEPGRAPH_BENCH_TASKS"); env != nullptr && *env) {
-    std::string text(env);
+  if (const char* value = std::getenv(env); value != nullptr && *value) {
+    std::string text(value);
     size_t start = 0;
     while (start <= text.size()) {
       size_t comma = text.find(',', start);
@@ -83,8 +83,7 @@ std::vector<int64_t> BenchSizes() {
       start = comma + 1;
     }
   }
-  if (sizes.empty()) sizes = {10000, 50000};
-  return sizes;
+  return sizes.empty() ? defaults : sizes;
 }
 
 }  // namespace depgraph::bench

@@ -50,7 +50,13 @@ class DecodeInputs {
 /// Sets the tasks/rows/pairs counters of a benchmark run on `graph`.
 void SetGraphCounters(benchmark::State& state, const DepGraph& graph);
 
-/// Decode sizes to run: DEPGRAPH_BENCH_TASKS (comma-separated, e.g. "1000000") or 10k and 50k.
-std::vector<int64_t> BenchSizes();
+/// Sizes to run: the comma-separated numbers in environment variable `env` (such as
+/// DEPGRAPH_BENCH_TASKS=1000000), or `defaults` when it is unset or empty.
+std::vector<int64_t> SizesFromEnv(const char* env, std::vector<int64_t> defaults);
+
+/// Decode sizes to run: DEPGRAPH_BENCH_TASKS or 10k and 50k.
+inline std::vector<int64_t> BenchSizes() {
+  return SizesFromEnv("DEPGRAPH_BENCH_TASKS", {10000, 50000});
+}
 
 }  // namespace depgraph::bench

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_inputs.h"
 #include "depgraph/layered_layout.h"
 #include "depgraph/load_deps.h"
 #include "graph_generator.h"
@@ -89,27 +90,11 @@ void BM_LayeredLayout(benchmark::State& state, gen_graph::Shape shape) {
                           static_cast<int64_t>(graph.nodes.size() + graph.pairs.size()));
 }
 
-std::vector<int64_t> LayoutSizes() {
-  std::vector<int64_t> sizes;
-  if (const char* env = std::getenv("DEPGRAPH_LAYOUT_TASKS"); env != nullptr && *env) {
-    std::string text(env);
-    size_t start = 0;
-    while (start <= text.size()) {
-      size_t comma = text.find(',', start);
-      if (comma == std::string::npos) comma = text.size();
-      const std::string item = text.substr(start, comma - start);
-      if (!item.empty()) sizes.push_back(std::stoll(item));
-      start = comma + 1;
-    }
-  }
-  if (sizes.empty()) sizes = {65536, 262144};
-  return sizes;
-}
-
 // Registered at static-initialisation time so that benchmark_main's main() sees them. One
 // shape's sizes run one after another, so each graph is generated once.
 const bool kLayoutRegistered = [] {
-  const std::vector<int64_t> sizes = LayoutSizes();
+  const std::vector<int64_t> sizes =
+      depgraph::bench::SizesFromEnv("DEPGRAPH_LAYOUT_TASKS", {65536, 262144});
   for (gen_graph::Shape shape : {gen_graph::Shape::kDecode, gen_graph::Shape::kChain,
                                  gen_graph::Shape::kWide, gen_graph::Shape::kRandom}) {
     const std::string name = std::string("BM_LayeredLayout/") + gen_graph::ShapeName(shape);

@@ -8,8 +8,9 @@
 #include <utility>
 
 #include "depgraph/dot_writer.h"
-#include "graphviz_render.h"
+#include "depgraph/html_escape.h"
 #include "graphviz_page_assets.h"
+#include "graphviz_render.h"
 #include "svg_layers.h"
 
 namespace depgraph {
@@ -88,19 +89,6 @@ void AppendJsonString(std::string* out, std::string_view text) {
     }
   }
   *out += '"';
-}
-
-// Appends `text` escaped for HTML text and attribute values (& < > ").
-void AppendHtmlText(std::string* out, std::string_view text) {
-  for (char c : text) {
-    switch (c) {
-      case '&': *out += "&amp;"; break;
-      case '<': *out += "&lt;"; break;
-      case '>': *out += "&gt;"; break;
-      case '"': *out += "&quot;"; break;
-      default: *out += c;
-    }
-  }
 }
 
 // The detail panel's bucket of a node.
@@ -305,18 +293,18 @@ std::string BuildHtmlPage(const DepGraph& graph, const std::vector<TaskLabel>& l
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   page += "<title>";
-  AppendHtmlText(&page, capture);
+  AppendHtmlEscaped(&page, capture);
   page += " \xE2\x80\x94 ";
-  AppendHtmlText(&page, options.edge_mode);
+  AppendHtmlEscaped(&page, options.edge_mode);
   page += ": " + nodes + ", " + edges + "</title>\n";
   page += "<style>";
   page += style;
   page += "</style>\n</head>\n<body>\n<div id=\"stage\">\n";
   page += svg;
   page += "\n</div>\n<header id=\"hud\" class=\"panel\">\n  <span id=\"capture\">";
-  AppendHtmlText(&page, capture);
+  AppendHtmlEscaped(&page, capture);
   page += "</span><span id=\"edge-mode\" class=\"mode\" title=\"edge mode (--edge-mode)\">";
-  AppendHtmlText(&page, options.edge_mode);
+  AppendHtmlEscaped(&page, options.edge_mode);
   page += "</span>\n  <span class=\"count\">" + nodes + "</span><span>\xC2\xB7</span>";
   page += "<span class=\"count\" id=\"edge-counts\">" + edges + "</span>";
   if (drawn != total) {

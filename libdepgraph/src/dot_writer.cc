@@ -5,6 +5,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "depgraph/html_escape.h"
+
 namespace depgraph {
 
 namespace {
@@ -65,19 +67,6 @@ void AppendDotEscaped(std::string* out, std::string_view text) {
       *out += "\\n";
     } else {
       *out += c;
-    }
-  }
-}
-
-// Appends `text` escaped for a Graphviz HTML-like label (& < > ").
-void AppendHtmlEscaped(std::string* out, std::string_view text) {
-  for (char c : text) {
-    switch (c) {
-      case '&': *out += "&amp;"; break;
-      case '<': *out += "&lt;"; break;
-      case '>': *out += "&gt;"; break;
-      case '"': *out += "&quot;"; break;
-      default: *out += c;
     }
   }
 }
