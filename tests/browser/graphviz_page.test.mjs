@@ -28,12 +28,11 @@ function taskIds(depsFile) {
   return ids;
 }
 
-// Renders the capture's Graphviz page in `mode`; `--layout graphviz` once deps_viewer has it.
+// Renders the capture's Graphviz page in `mode`.
 function renderPage(dir, mode) {
-  const help = run(tools.viewer, ['--help']);
-  const layout = help.includes('--layout') ? ['--layout', 'graphviz'] : [];
   const out = path.join(dir, `graphviz_${mode}.html`);
-  const stdout = run(tools.viewer, [DEPS, '--format', 'html', '--edge-mode', mode, ...layout, '-o', out]);
+  const stdout = run(tools.viewer,
+    [DEPS, '--format', 'html', '--edge-mode', mode, '--layout', 'graphviz', '-o', out]);
   return { file: out, stdout };
 }
 

@@ -193,7 +193,7 @@ function adjacency(depsFile) {
 }
 
 /// The unique predecessors and successors of `id` (a raw decimal string) in a deps.json,
-/// sorted by numeric id: the fallback when `depgraph query` is not there. Parses the file
+/// sorted by numeric id: for picking tasks to test. Parses the file
 /// once per run (cached).
 export function neighboursFromDepsJson(depsFile, id) {
   const { preds, succs } = adjacency(depsFile);
@@ -201,30 +201,12 @@ export function neighboursFromDepsJson(depsFile, id) {
   return { preds: [...(preds.get(id) || [])].sort(byId), succs: [...(succs.get(id) || [])].sort(byId) };
 }
 
-let cliHasQuery = null;
-/// Whether the build's depgraph has the `query` command (checked once, from its --help).
-export function hasQueryCommand() {
-  if (cliHasQuery === null) {
-    let help = '';
-    try {
-      help = execFileSync(tools.cli, ['--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (e) {
-      help = String(e.stdout || '');
-    }
-    cliHasQuery = /^\s*query\b/m.test(help);
-  }
-  return cliHasQuery;
-}
-
-/// The expected neighbours of a task: `depgraph query DEPS --task ID --json` when the
-/// command exists, else computed from deps.json. Returns { preds, succs, source }.
+/// The expected neighbours of a task: `depgraph query DEPS --task ID --json`.
+/// Returns { preds, succs, source }.
 export function expectedNeighbours(depsFile, id) {
-  if (hasQueryCommand()) {
-    const q = JSON.parse(run(tools.cli, ['query', depsFile, '--task', id, '--json']));
-    assertQueryShape(q, id);
-    return { preds: q.preds.map(String), succs: q.succs.map(String), source: 'depgraph query' };
-  }
-  return { ...neighboursFromDepsJson(depsFile, id), source: 'deps.json' };
+  const q = JSON.parse(run(tools.cli, ['query', depsFile, '--task', id, '--json']));
+  assertQueryShape(q, id);
+  return { preds: q.preds.map(String), succs: q.succs.map(String), source: 'depgraph query' };
 }
 
 function assertQueryShape(q, id) {
