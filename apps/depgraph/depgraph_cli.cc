@@ -60,6 +60,12 @@ bool Emit(const std::string& path, std::ostream& out, std::ostream& err, Render&
   return true;
 }
 
+// The `--func-names` option of the subcommands that name kernels (audit, query).
+void AddFuncNamesOption(CLI::App* cmd, std::string* target) {
+  cmd->add_option("--func-names", *target,
+                  "name_map*.json with kernel names (default: newest sibling name_map*.json)");
+}
+
 int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err) {
   DepGraph graph;
   if (!LoadGraphOrReport(args.input, &graph, err)) return 1;
@@ -138,9 +144,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                "Exit 0: no race, 3: races found, 1: bad input.");
   audit_cmd->add_option("deps_json", audit.input, "deps.json to audit")->required();
   audit_cmd->add_flag("--json", audit.json, "write JSON (schema depgraph-audit/1)");
-  audit_cmd->add_option("--func-names", audit.func_names,
-                        "name_map*.json with kernel names (default: newest sibling "
-                        "name_map*.json)");
+  AddFuncNamesOption(audit_cmd, &audit.func_names);
   audit_cmd->add_option("-o,--output", audit.output, "write the report here (atomically)");
 
   DiffArgs diff;
@@ -170,9 +174,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   query_cmd->add_option("--grep", query.grep,
                         "tasks whose kernel name contains NAME (case-insensitive)");
   query_cmd->add_flag("--json", query.json, "print one JSON object instead of text");
-  query_cmd->add_option("--func-names", query.func_names,
-                        "name_map*.json with kernel names (default: newest sibling "
-                        "name_map*.json)");
+  AddFuncNamesOption(query_cmd, &query.func_names);
 
   RunCommandArgs run;
   CLI::App* run_cmd = app.add_subcommand(

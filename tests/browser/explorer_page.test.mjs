@@ -10,9 +10,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import {
-  assertNoPageErrors, edgeCountsFor, expectedNeighbours, launchBrowser, neighboursFromDepsJson,
+  assertNoPageErrors, edgeCountsFor, expectedNeighbours, neighboursFromDepsJson,
   openPage, run, runAsync,
-  screenshot, skipWithoutChromium, sourceDir, tempDir, tools,
+  browserSession, screenshot, skipWithoutChromium, sourceDir, tools,
 } from './harness.mjs';
 
 const skip = skipWithoutChromium();
@@ -140,37 +140,29 @@ async function checkPage(browser, graph, shotName) {
 }
 
 describe('Explorer page', { skip }, () => {
-  let browser, tmp;
-  before(async () => {
-    browser = await launchBrowser();
-    tmp = tempDir();
-  });
-  after(async () => {
-    if (browser) await browser.close();
-    if (tmp) tmp.cleanup();
-  });
+  const session = browserSession(before, after);
 
   test('small real capture (--layout layered)', async () => {
     const deps = path.join(sourceDir, 'data', 'real', 'paged_attention', 'CaseSmall1', 'deps.json');
     const names = JSON.parse(readFileSync(path.join(path.dirname(deps),
       'name_map_TestPagedAttention_CaseSmall1.json'), 'utf8'));
     const map = names.callable_id_to_name || names;
-    const graph = await prepare(tmp.dir, 'explorer_small', deps, { layered: true });
+    const graph = await prepare(session.dir, 'explorer_small', deps, { layered: true });
     graph.task = pickTask(deps, (k) => map[String(k)], '8589934599');
-    await checkPage(browser, graph, 'explorer_small');
+    await checkPage(session.browser, graph, 'explorer_small');
   });
 
   test('generated model-sized graph (65536 decode tasks)', async () => {
-    const deps = path.join(tmp.dir, 'deps.json');
+    const deps = path.join(session.dir, 'deps.json');
     run(tools.genGraph, ['--shape', 'decode', '--tasks', '65536', '--seed', '1', '-o', deps, '-q']);
     // gen_graph writes no kernel names; give each kernel id one that no other contains.
     const kernels = new Set(scanTasks(readFileSync(deps, 'utf8')).map((t) => t.kernel));
     const map = {};
     for (const k of kernels) if (k >= 0) map[String(k)] = `gen_k${k}_op`;
-    const names = path.join(tmp.dir, 'names.json');
+    const names = path.join(session.dir, 'names.json');
     writeFileSync(names, JSON.stringify(map));
-    const graph = await prepare(tmp.dir, 'explorer_65536', deps, { layered: false, names });
+    const graph = await prepare(session.dir, 'explorer_65536', deps, { layered: false, names });
     graph.task = pickTask(deps, (k) => map[String(k)]);
-    await checkPage(browser, graph, 'explorer_65536');
+    await checkPage(session.browser, graph, 'explorer_65536');
   });
 });

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import {
-  assertNoPageErrors, expectedNeighbours, launchBrowser, openPage, run, screenshot,
-  skipWithoutChromium, sourceDir, tempDir, tools,
+  assertNoPageErrors, expectedNeighbours, openPage, run, screenshot,
+  browserSession, skipWithoutChromium, sourceDir, tools,
 } from './harness.mjs';
 
 const skip = skipWithoutChromium();
@@ -55,19 +55,11 @@ const MARKERS_JSON = String.raw`{"tasks":[
  {"pred":"1","succ":"5","arg":-1,"source":"explicit","flags":["wait","retain"]}]}`;
 
 describe('Graphviz page', { skip }, () => {
-  let browser, tmp;
-  before(async () => {
-    browser = await launchBrowser();
-    tmp = tempDir();
-  });
-  after(async () => {
-    if (browser) await browser.close();
-    if (tmp) tmp.cleanup();
-  });
+  const session = browserSession(before, after);
 
   test('loads without errors, one node per task, title and header name capture and mode', async () => {
-    const { file } = renderPage(tmp.dir, 'full');
-    const { page, errors } = await openPage(browser, file);
+    const { file } = renderPage(session.dir, 'full');
+    const { page, errors } = await openPage(session.browser, file);
     const ids = taskIds(DEPS);
     const nodeIds = await page.$$eval('#stage svg g.node', (groups) =>
       groups.map((g) => depStats[g.dataset.node].id));
@@ -88,13 +80,13 @@ describe('Graphviz page', { skip }, () => {
   });
 
   test('markers are drawn shapes, not emoji text', async () => {
-    const { file } = renderPage(tmp.dir, 'full');
-    const dot = run(tools.viewer, [DEPS, '--format', 'dot', '-o', path.join(tmp.dir, 'g.dot')]);
+    const { file } = renderPage(session.dir, 'full');
+    const dot = run(tools.viewer, [DEPS, '--format', 'dot', '-o', path.join(session.dir, 'g.dot')]);
     assert.ok(dot.includes('format=dot'));
-    const dotText = readFileSync(path.join(tmp.dir, 'g.dot'), 'utf8');
+    const dotText = readFileSync(path.join(session.dir, 'g.dot'), 'utf8');
     const fires = (dotText.match(/\u{1F525}/gu) || []).length;
     const stars = (dotText.match(/\u2B50/gu) || []).length;
-    const { page, errors } = await openPage(browser, file);
+    const { page, errors } = await openPage(session.browser, file);
     const texts = await page.$$eval('#stage svg text', (ts) => ts.map((t) => t.textContent));
     for (const t of texts) assert.doesNotMatch(t, /[\u{1F525}\u2B50]/u, t);
     assert.equal(await page.locator('#stage .marker-fire').count(), fires);
@@ -107,14 +99,14 @@ describe('Graphviz page', { skip }, () => {
   });
 
   test('--show-tensor-info tables: drawn markers and every legend item that applies', async () => {
-    const deps = path.join(tmp.dir, 'markers', 'deps.json');
+    const deps = path.join(session.dir, 'markers', 'deps.json');
     mkdirSync(path.dirname(deps), { recursive: true });
     writeFileSync(deps, MARKERS_JSON);
-    writeFileSync(path.join(tmp.dir, 'markers', 'name_map.json'),
+    writeFileSync(path.join(session.dir, 'markers', 'name_map.json'),
       JSON.stringify({ callable_id_to_name: { 3: 'matmul', 5: 'softmax' } }));
-    const file = path.join(tmp.dir, 'markers.html');
+    const file = path.join(session.dir, 'markers.html');
     run(tools.viewer, [deps, '--format', 'html', '--edge-mode', 'reduced', '--show-tensor-info', '-o', file]);
-    const { page, errors } = await openPage(browser, file);
+    const { page, errors } = await openPage(session.browser, file);
     const texts = await page.$$eval('#stage svg text', (ts) => ts.map((t) => t.textContent));
     for (const t of texts) assert.doesNotMatch(t, /[\u{1F525}\u2B50]/u, t);
     assert.equal(await page.locator('#stage .marker-fire').count(), 3);
@@ -131,8 +123,8 @@ describe('Graphviz page', { skip }, () => {
   });
 
   test('fit keeps the drawing below the header and above the legend', async () => {
-    const { file } = renderPage(tmp.dir, 'full');
-    const { page, errors } = await openPage(browser, file);
+    const { file } = renderPage(session.dir, 'full');
+    const { page, errors } = await openPage(session.browser, file);
     await page.keyboard.press('f');
     const box = await page.evaluate(() => {
       const nodes = [...document.querySelectorAll('#stage svg g.node')].map((g) => g.getBoundingClientRect());
@@ -149,8 +141,8 @@ describe('Graphviz page', { skip }, () => {
   });
 
   test('clicking a node lists its predecessors and successors; a click on one jumps to it', async () => {
-    const { file } = renderPage(tmp.dir, 'full');
-    const { page, errors } = await openPage(browser, file);
+    const { file } = renderPage(session.dir, 'full');
+    const { page, errors } = await openPage(session.browser, file);
     const groups = await page.$$eval('#stage svg g.node', (gs) => gs.map((g) => g.dataset.node));
     for (const dotId of groups) {
       await page.locator(`#stage svg g.node[data-node="${dotId}"]`).click();
@@ -193,9 +185,9 @@ describe('Graphviz page', { skip }, () => {
   });
 
   test('reduced modes ghost the removed edges and count them honestly', async () => {
-    const { file, stdout } = renderPage(tmp.dir, 'reduced_dataflow');
+    const { file, stdout } = renderPage(session.dir, 'reduced_dataflow');
     assert.match(stdout, /removed 1 redundant edge\(s\) of 17 \(16 kept\)/);
-    const { page, errors } = await openPage(browser, file);
+    const { page, errors } = await openPage(session.browser, file);
     assert.equal(await page.title(), `${CAPTURE} — reduced_dataflow: 13 nodes, 16 of 17 edges`);
     assert.equal(await page.textContent('#edge-mode'), 'reduced_dataflow');
     const ghosts = await page.$$eval('#stage g.edge.hidden-edge path', (ps) => ps.map((p) => {

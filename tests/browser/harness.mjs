@@ -43,6 +43,23 @@ export function skipWithoutChromium() {
   return reason;
 }
 
+/// One browser and one temporary directory shared by the tests of a `describe` block:
+/// launched in its `before` hook, closed and removed in its `after` hook. Pass node:test's
+/// `before` and `after`; read `session.browser` and `session.dir` inside the tests.
+export function browserSession(before, after) {
+  const session = { browser: null, dir: null, tmp: null };
+  before(async () => {
+    session.browser = await launchBrowser();
+    session.tmp = tempDir();
+    session.dir = session.tmp.dir;
+  });
+  after(async () => {
+    if (session.browser) await session.browser.close();
+    if (session.tmp) session.tmp.cleanup();
+  });
+  return session;
+}
+
 /// Launches headless Chromium. About 1-4 s.
 export async function launchBrowser() {
   let playwright;
