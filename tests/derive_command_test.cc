@@ -146,3 +146,46 @@ TEST(CheckCommand, UnboundNamesAreErrors) {
 
 }  // namespace
 }  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Issue 10, shape 8: a loop writes disjoint rows of a carried tensor and yields it unchanged,
+// the initial value a parameter. The pass emits `edges=[acc]`, which names no task, so the
+// compiled program stops while the original runs: check says it is the pass, and fails.
+TEST(CheckCommand, ACompiledProgramThatFailsWhereTheOriginalRunsIsAPassBug) {
+  testing::TempDir dir;
+  const std::string program = dir.File("carried_rows.depir");
+  testing::WriteFile(program,
+                     "kernel fill(out t: f32[1, 16]) -> t\n"
+                     "kernel consume(in x: f32[4, 16]) -> x\n"
+                     "\n"
+                     "orch main(buf: f32[4, 16]) {\n"
+                     "  acc = for i in range(0, 4) iter(acc = buf) {\n"
+                     "    tile = slice(acc, [1, 16], [i, 0])\n"
+                     "    _t, tid = submit fill(tile) [oe]\n"
+                     "    yield acc\n"
+                     "  }\n"
+                     "  out = consume(acc) [in]\n"
+                     "  return out\n"
+                     "}\n");
+  testing::CommandResult original = Depgraph("run '" + program + "' -o '" +
+                                             dir.File("deps.json") + "'");
+  ASSERT_EQ(original.exit_code, 0) << original.err;  // the user's program is fine
+  testing::CommandResult r = Depgraph("check '" + program + "'");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_EQ(r.out,
+            "result: the compiled program fails where the original runs (a pass bug; see "
+            "`depgraph derive " + program + " --analyze --materialize`): " + program +
+            ":10:3: main: dependency 'acc' is not a TaskId or TaskId array -- FAIL\n");
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  // A program that fails on its own is still the user's error (exit 1, on stderr).
+  testing::WriteFile(program, "kernel k(in x: f32[4]) -> x\norch main(a: f32[4]) {\n"
+                              "  b = slice(a, [8], [0])\n  out = k(b) [in]\n  return out\n}\n");
+  testing::CommandResult user = Depgraph("check '" + program + "'");
+  EXPECT_EQ(user.exit_code, 1) << user.out << user.err;
+  EXPECT_NE(user.err.find("error: "), std::string::npos) << user.err;
+}
+
+}  // namespace
+}  // namespace depgraph

@@ -162,11 +162,19 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
   DepGraph runtime_graph, compiled_graph;
   DepirRunTrace runtime_trace, compiled_trace;
   if (!Capture(original, options, args.input + " (runtime)", &runtime_graph, &runtime_trace,
-               &error) ||
-      !Capture(compiled, options, args.input + " (compiled)", &compiled_graph, &compiled_trace,
                &error)) {
-    err << "error: " << error << "\n";
+    err << "error: " << error << "\n";  // the user's program fails on its own
     return 1;
+  }
+  if (!Capture(compiled, options, args.input + " (compiled)", &compiled_graph, &compiled_trace,
+               &error)) {
+    // The original runs and the pass's output does not: a pass bug, and a failed check.
+    out << "result: the compiled program fails where the original runs (a pass bug; see `depgraph "
+           "derive "
+        << args.input << " --analyze --materialize" << (args.sound ? " --sound" : "")
+        << "`): " << error << " -- FAIL\n";
+    out.flush();
+    return 3;
   }
   std::map<int32_t, std::string> names;
   for (const auto& [id, name] : DepirKernelNames(original)) names[id] = name;

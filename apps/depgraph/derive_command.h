@@ -39,7 +39,9 @@ struct CheckArgs {
 /// the original's graph the compiled graph loses, every created tensor whose buffer a task no
 /// longer keeps alive (buffer_retention.h), and every byte-level race of the compiled graph
 /// that the original does not have for the same two tasks. Exit 0 when there is none, 3 when
-/// there is, 1 on a bad program or run error, 2 on a malformed --set.
+/// there is or when the compiled program fails to run while the original runs (a pass bug,
+/// one `result:` line naming the derive command that shows the pass's output), 1 on a bad
+/// program or an original that fails to run, 2 on a malformed --set.
 /// Cost: two shim runs, a diff and two audits of the produced graphs.
 int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err);
 
