@@ -129,6 +129,18 @@ TEST(CheckCommand, SoundModePassesEveryProgram) {
   EXPECT_EQ(programs, 73 + 8);
 }
 
+// How much of the compiler's work each mode keeps: T34's loop body is MANUAL after the
+// reference pass (and unsound), back in AUTO scopes after the sound one.
+TEST(CheckCommand, ManualStatsCountKernelSubmitsInManualScopesPerMode) {
+  testing::CommandResult r = Depgraph(std::string("check ") + kT34 + " --manual-stats");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, std::string("manual kernel submits: reference 5, sound 0 of 5 kernel "
+                               "submits -- ") + kT34 + "\n");
+  r = Depgraph(std::string("check ") + kT02 + " --manual-stats");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("manual kernel submits: reference "), std::string::npos) << r.out;
+}
+
 TEST(CheckCommand, PassesWhenCompilerEdgesCoverEveryHazard) {
   testing::CommandResult r = Depgraph(std::string("check ") + kT02);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -219,6 +219,9 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   check_cmd->add_option("--entry", check.entry, "entry function (default main, or the only one)");
   check_cmd->add_flag("--sound", check.sound, "check the sound variant of the pass");
+  check_cmd->add_flag("--manual-stats", check.manual_stats,
+                      "instead of checking, count the kernel submits that run in MANUAL scopes "
+                      "after the reference and after the sound pass");
   check_cmd->add_option("--max-findings", check.max_findings,
                         "findings listed per kind, all are counted (default 20; 0 = all)");
 

@@ -51,6 +51,52 @@ bool Capture(const passes::Program& program, const DepirRunOptions& options,
   return LoadDepsJsonText(text.str(), label, graph, err);
 }
 
+// The kernel submits of a captured run, and how many of them ran in a MANUAL scope.
+struct ManualCount {
+  size_t kernel_submits = 0;
+  size_t manual = 0;
+};
+
+ManualCount CountManualSubmits(const DepGraph& graph) {
+  ManualCount count;
+  for (const Task& task : graph.tasks) {
+    if (!task.HasActiveKernel()) continue;
+    ++count.kernel_submits;
+    if (task.manual_scope) ++count.manual;
+  }
+  return count;
+}
+
+// `check --manual-stats`: the compiled runs of the reference and the sound pass, counted.
+int PrintManualStats(const CheckArgs& args, const passes::Program& original,
+                     const DepirRunOptions& options, std::ostream& out, std::ostream& err) {
+  std::string error;
+  DepGraph graph;
+  DepirRunTrace trace;
+  if (!Capture(original, options, args.input + " (runtime)", &graph, &trace, &error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+  const size_t kernel_submits = CountManualSubmits(graph).kernel_submits;
+  out << "manual kernel submits:";
+  for (bool sound : {false, true}) {
+    passes::Program compiled = original;
+    Derive(&compiled, /*analyze=*/true, /*materialize=*/true, sound, nullptr);
+    DepGraph compiled_graph;
+    DepirRunTrace compiled_trace;
+    out << (sound ? ", sound " : " reference ");
+    if (Capture(compiled, options, args.input + " (compiled)", &compiled_graph, &compiled_trace,
+                &error)) {
+      out << CountManualSubmits(compiled_graph).manual;
+    } else {
+      out << "failed";
+    }
+  }
+  out << " of " << kernel_submits << " kernel submits -- " << args.input << "\n";
+  out.flush();
+  return 0;
+}
+
 // "fill" for a task index, from its first active kernel slot.
 std::string KernelName(const DepGraph& graph, const std::map<int32_t, std::string>& names,
                        uint32_t task_index) {
@@ -155,6 +201,7 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
   if (int code = PrepareDepirRun(args.input, args.entry, args.sets, &options, &original, err)) {
     return code;
   }
+  if (args.manual_stats) return PrintManualStats(args, original, options, out, err);
   std::string error;
   passes::Program compiled = original;
   Derive(&compiled, /*analyze=*/true, /*materialize=*/true, args.sound, nullptr);

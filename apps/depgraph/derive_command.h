@@ -31,6 +31,9 @@ struct CheckArgs {
   std::string entry;              ///< entry function; empty = main / the only one
   bool sound = false;             ///< check the sound variant of the pass
   size_t max_findings = 20;       ///< findings listed per kind (all are counted); 0 = all
+  /// Instead of checking: count the kernel submits that run in MANUAL scopes in the compiled
+  /// run, reference pass vs sound pass (how much of the compiler's work each keeps).
+  bool manual_stats = false;
 };
 
 /// Runs `depgraph check`: derives (analyze on, then materialize), runs the original program
@@ -42,6 +45,9 @@ struct CheckArgs {
 /// there is or when the compiled program fails to run while the original runs (a pass bug,
 /// one `result:` line naming the derive command that shows the pass's output), 1 on a bad
 /// program or an original that fails to run, 2 on a malformed --set.
+/// With `manual_stats`, prints one line instead, `manual kernel submits: reference R, sound S
+/// of K kernel submits -- P` (`failed` for a compiled run that fails), exit 0 (1 on a bad
+/// program or an original that fails to run).
 /// Cost: two shim runs, a diff and two audits of the produced graphs.
 int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err);
 
