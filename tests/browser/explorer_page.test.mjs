@@ -150,6 +150,23 @@ describe('Explorer page', { skip }, () => {
     const graph = await prepare(session.dir, 'explorer_small', deps, { layered: true });
     graph.task = pickTask(deps, (k) => map[String(k)], '8589934599');
     await checkPage(session.browser, graph, 'explorer_small');
+
+    // A shared link selects its task; every colouring and the key overlay draw cleanly.
+    const { page, errors } = await openPage(session.browser, graph.html,
+      { waitFor: READY, hash: `#task=${graph.task.id}` });
+    assert.equal(await page.evaluate(() => window.explorer.selectedTask()), graph.task.id);
+    await page.locator('#panel').waitFor({ state: 'visible' });
+    const colourings = await page.$$eval('#color-by option', (os) => os.map((o) => o.value));
+    for (const want of ['core', 'kernel', 'ring', 'scope']) assert.ok(colourings.includes(want), want);
+    for (const colouring of colourings) {
+      await page.selectOption('#color-by', colouring);
+      await page.evaluate(() => window.explorer.renderNow());
+    }
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await screenshot(page, 'explorer_small_keys');
+    assertNoPageErrors(errors);
+    await page.context().close();
   });
 
   test('generated model-sized graph (65536 decode tasks)', async () => {

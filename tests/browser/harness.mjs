@@ -108,7 +108,7 @@ export function tempDir(prefix = 'depgraph-browser-') {
 /// Opens `file` (a path) in a new page of `browser` at the given viewport. Returns
 /// { page, errors }: `errors` collects console errors and uncaught page errors from the
 /// start, so a test can assert that none happened (assertNoPageErrors).
-export async function openPage(browser, file, { width = 1400, height = 900, waitFor } = {}) {
+export async function openPage(browser, file, { width = 1400, height = 900, waitFor, hash = '' } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   const errors = [];
@@ -116,7 +116,7 @@ export async function openPage(browser, file, { width = 1400, height = 900, wait
     if (msg.type() === 'error') errors.push(`console error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  await page.goto(pathToFileURL(file).href + hash, { waitUntil: 'load' });
   if (waitFor) await page.waitForFunction(waitFor, null, { timeout: 30000 });
   return { page, errors };
 }
