@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "auto_derive_prepass.h"
+#include "task_backed_values.h"
 #include "depgraph_passes/lexical_blocks.h"
 
 namespace depgraph::passes {
@@ -18,6 +19,7 @@ const char* FallbackReasonName(FallbackReason reason) {
     case FallbackReason::kDynamicPriorProducerRequiresScopeLift:
       return "dynamic_prior_producer_requires_scope_lift";
     case FallbackReason::kMissingPriorTaskId: return "missing_prior_task_id";
+    case FallbackReason::kPriorNamesNoTask: return "prior_names_no_task";
   }
   return "unknown";
 }
@@ -74,7 +76,8 @@ struct RemapTarget {
 class Walker {
  public:
   Walker(const Program& prog, Function* fn, const AutoDeriveOptions& opts, AutoDeriveReport* report)
-      : fn_(fn), opts_(opts), report_(report), facts_(ComputeFunctionFacts(prog, *fn)) {
+      : fn_(fn), opts_(opts), report_(report), facts_(ComputeFunctionFacts(prog, *fn)),
+        task_backed_(TaskBackedVars(prog, *fn)) {
     if (opts_.sound) {
       CollectCreatedRoots(fn_->body);
       blocks_.emplace(*fn_);
@@ -488,6 +491,7 @@ class Walker {
           if (inactive_dyn) fb = FallbackReason::kPriorFromInactiveDynamicLoop;
           else if (is_dyn && !active_dyn) fb = FallbackReason::kDynamicPriorProducerRequiresScopeLift;
           else if (prior.producer < 0) fb = FallbackReason::kMissingPriorTaskId;
+          else if (!task_backed_[edge]) fb = FallbackReason::kPriorNamesNoTask;
           if (fb) {
             Log(*call, acc.arg, "fallback", extra + " fallback_reason=" + FallbackReasonName(*fb));
             Fallback(*fb);
@@ -682,6 +686,7 @@ class Walker {
   const AutoDeriveOptions& opts_;
   AutoDeriveReport* report_;
   FunctionFacts facts_;
+  std::vector<uint8_t> task_backed_;  ///< per var: may name a task at run time
   std::vector<std::vector<Record>> frames_;
   std::vector<Layer> layers_;
   int loop_depth_ = 0;

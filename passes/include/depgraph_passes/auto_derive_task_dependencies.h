@@ -26,6 +26,10 @@ enum class FallbackReason {
   kPriorFromInactiveDynamicLoop,
   kDynamicPriorProducerRequiresScopeLift,
   kMissingPriorTaskId,
+  /// depgraph's addition: the edge to the prior producer would name a value that never names
+  /// a task at run time (a loop result that only carries a parameter, a slice or a created
+  /// tensor), which generated code could not resolve.
+  kPriorNamesNoTask,
 };
 
 /// The debug-log name of a reason, e.g. "unresolved_location". O(1).
