@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "auto_derive_prepass.h"
-#include "task_backed_values.h"
+#include "depgraph_passes/task_backed_values.h"
 #include "depgraph_passes/lexical_blocks.h"
 
 namespace depgraph::passes {

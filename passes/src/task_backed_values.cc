@@ -1,4 +1,4 @@
-#include "task_backed_values.h"
+#include "depgraph_passes/task_backed_values.h"
 
 namespace depgraph::passes {
 

@@ -1,7 +1,7 @@
 // Which variables of an orchestration function may hold, at run time, a value that names a
 // task: a TaskId, a TaskId array, or a tensor returned by a task. An edge to any other value
 // (a parameter, a slice, a created tensor, a loop result that only ever carries those) names
-// no task, and no run can resolve it. Internal header of AutoDeriveTaskDependencies.
+// no task, and no run can resolve it. Used by AutoDeriveTaskDependencies.
 #pragma once
 
 #include <cstdint>
