@@ -76,7 +76,7 @@ struct RemapTarget {
 class Walker {
  public:
   Walker(const Program& prog, Function* fn, const AutoDeriveOptions& opts, AutoDeriveReport* report)
-      : fn_(fn), opts_(opts), report_(report), facts_(ComputeFunctionFacts(prog, *fn)),
+      : prog_(prog), fn_(fn), opts_(opts), report_(report), facts_(ComputeFunctionFacts(prog, *fn)),
         task_backed_(TaskBackedVars(prog, *fn)) {
     if (opts_.sound) {
       CollectCreatedRoots(fn_->body);
@@ -84,7 +84,28 @@ class Walker {
     }
   }
 
+  /// Sound mode: a helper that another function calls starts with every parameter written
+  /// and read by an earlier task of its caller, whose TaskId the helper cannot name. A hazard
+  /// against it makes the region fall back (missing_prior_task_id), so the helper keeps the
+  /// runtime's lookups instead of assuming its parameters have no earlier writer.
   void Run() {
+    const bool seed_callers = opts_.sound && prog_.IsCalled(fn_->name);
+    if (seed_callers) {
+      frames_.emplace_back();
+      for (VarId p : fn_->params) {
+        for (const StorageAlt& alt : facts_.vars[p].loc) {
+          Record caller;
+          caller.alt = alt;
+          caller.kind = Access::kReadWrite;
+          frames_.back().push_back(caller);
+        }
+      }
+    }
+    RunBody();
+    if (seed_callers) frames_.pop_back();
+  }
+
+  void RunBody() {
     bool body_is_scope = fn_->body.size() == 1 && fn_->body[0].kind == StmtKind::kScope;
     if (body_is_scope && !fn_->auto_scope) {
       WalkStmt(&fn_->body[0]);
@@ -682,6 +703,7 @@ class Walker {
     }
   }
 
+  const Program& prog_;
   Function* fn_;
   const AutoDeriveOptions& opts_;
   AutoDeriveReport* report_;

@@ -33,6 +33,28 @@ const Kernel* Program::FindKernel(const std::string& name) const {
   return nullptr;
 }
 
+namespace {
+
+bool CallsIn(const std::vector<Stmt>& body, const std::string& name) {
+  for (const Stmt& s : body) {
+    if ((s.kind == StmtKind::kAssign || s.kind == StmtKind::kEval) &&
+        s.expr.kind == ExprKind::kCall && s.expr.callee == name) {
+      return true;
+    }
+    if (CallsIn(s.body, name) || CallsIn(s.else_body, name)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Program::IsCalled(const std::string& name) const {
+  for (const Function& f : functions) {
+    if (CallsIn(f.body, name)) return true;
+  }
+  return false;
+}
+
 const Function* Program::FindFunction(const std::string& name) const {
   for (const Function& f : functions) {
     if (f.name == name) return &f;

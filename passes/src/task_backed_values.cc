@@ -81,26 +81,6 @@ void Walk(const std::vector<Stmt>& body, Sources* s) {
   }
 }
 
-// Whether some function of `prog` calls `name` (its tensor parameters then carry the caller's
-// values, tasks included).
-bool CallsIn(const std::vector<Stmt>& body, const std::string& name) {
-  for (const Stmt& s : body) {
-    if ((s.kind == StmtKind::kAssign || s.kind == StmtKind::kEval) &&
-        s.expr.kind == ExprKind::kCall && s.expr.callee == name) {
-      return true;
-    }
-    if (CallsIn(s.body, name) || CallsIn(s.else_body, name)) return true;
-  }
-  return false;
-}
-
-bool IsCalled(const Program& prog, const std::string& name) {
-  for (const Function& f : prog.functions) {
-    if (CallsIn(f.body, name)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::vector<uint8_t> TaskBackedVars(const Program& prog, const Function& fn) {
@@ -110,7 +90,7 @@ std::vector<uint8_t> TaskBackedVars(const Program& prog, const Function& fn) {
   s.flows_from.assign(n, {});
   // A helper's tensor parameters hold its caller's values, which may come from tasks; the
   // entry function's come from the host and never do.
-  const bool called = IsCalled(prog, fn.name);
+  const bool called = prog.IsCalled(fn.name);
   for (size_t v = 0; v < n; ++v) {
     const Var& var = fn.vars[v];
     if (var.kind == VarKind::kLoopVar) s.backed[v] = 1;  // an index, never an edge

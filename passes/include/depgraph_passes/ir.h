@@ -181,6 +181,9 @@ struct Program {
   const Function* FindFunction(const std::string& name) const;
   /// Mutable orchestration function by name, or nullptr. O(functions).
   Function* FindFunction(const std::string& name);
+  /// Whether some orchestration function calls the function `name` (a helper, whose
+  /// parameters then hold its caller's values). O(statements).
+  bool IsCalled(const std::string& name) const;
 };
 
 }  // namespace depgraph::passes
