@@ -156,6 +156,7 @@ class Walker {
         break;
       case StmtKind::kAssign:
         if (s->expr.kind == ExprKind::kCall) CallSite(&s->expr, s);
+        if (s->expr.kind == ExprKind::kDynamic && opts_.sound) DynamicSite(s->expr);
         break;
       case StmtKind::kEval:
         if (s->expr.kind == ExprKind::kCall) CallSite(&s->expr, nullptr);
@@ -360,6 +361,44 @@ class Walker {
   }
   static const char* AccessText(Access a) {
     return a == Access::kRead ? "Read" : a == Access::kWrite ? "Write" : "ReadWrite";
+  }
+
+  /// Sound mode (h): a `dynamic` op (gather family) is a task that reads its tensor operands
+  /// whole, and the pass gives it no edges. When any of those buffers has an earlier access in
+  /// the analysed region, only the runtime's lookup orders the op: no whole-body MANUAL marker.
+  /// Its reads are recorded with no nameable producer, so a later writer of those buffers
+  /// cannot be rewritten past them either. O(operands x records).
+  void DynamicSite(const Expr& op) {
+    if (layers_.empty() || !layers_.back().active) {
+      if (!layers_.empty()) unseen_accesses_ = true;
+      return;
+    }
+    bool ordered_by_runtime = false;
+    std::vector<StorageAlt> reads;
+    for (const Operand& arg : op.args) {
+      if (arg.is_const || arg.var < 0) continue;
+      if (facts_.Status(arg) != LocStatus::kKnown) {
+        ordered_by_runtime = true;  // a buffer the pass cannot place: keep the lookup
+        continue;
+      }
+      for (const StorageAlt& alt : facts_.vars[arg.var].loc) {
+        reads.push_back(alt);
+        for (const std::vector<Record>& frame : frames_) {
+          for (const Record& prior : frame) {
+            if (facts_.RootsMayAlias(prior.alt.root, alt.root)) ordered_by_runtime = true;
+          }
+        }
+      }
+    }
+    if (ordered_by_runtime) {
+      for (Layer& l : layers_) l.sound_no_layer_manual = true;
+    }
+    for (const StorageAlt& alt : reads) {
+      Record read;
+      read.alt = alt;
+      read.kind = Access::kRead;
+      frames_.back().push_back(read);
+    }
   }
 
   void CallSite(Expr* call, Stmt* assign) {
