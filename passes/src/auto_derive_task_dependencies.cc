@@ -522,8 +522,11 @@ class Walker {
             }
           }
           bool in_canon = edge >= 0 && std::find(canon.begin(), canon.end(), edge) != canon.end();
+          // The reference trusts enough scalar TaskId temps in the user deps to cover a producer
+          // from a dynamic loop whatever tasks they name; sound mode (i) trusts only deps that
+          // provably name the producer (its canonical TaskId, or a complete TaskId array).
           bool windowed = false;
-          if (is_dyn) {
+          if (is_dyn && !opts_.sound) {
             int n = 0;
             for (VarId d : raw) {
               if (facts_.IsTaskId(d) && !facts_.vars[d].submit_tail && facts_.vars[d].slot_refs.empty()) ++n;
