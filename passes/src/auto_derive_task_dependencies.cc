@@ -239,6 +239,28 @@ class Walker {
     return table;
   }
 
+  /// Whether the value loop `s` yields for its return var `ret` is defined by a statement of
+  /// the loop body (so the return var names the task that made it in the last iteration),
+  /// rather than carried unchanged from before the loop. O(body statements).
+  bool YieldsValueMadeInBody(const Stmt& s, VarId ret) const {
+    const Stmt* y = TrailingYield(s.body);
+    if (!y) return false;
+    for (size_t i = 0; i < s.defs.size(); ++i) {
+      if (s.defs[i] != ret) continue;
+      if (i >= y->values.size() || y->values[i].is_const) return false;
+      return DefinedIn(s.body, y->values[i].var);
+    }
+    return false;
+  }
+
+  static bool DefinedIn(const std::vector<Stmt>& body, VarId v) {
+    for (const Stmt& st : body) {
+      if (std::find(st.defs.begin(), st.defs.end(), v) != st.defs.end()) return true;
+      if (DefinedIn(st.body, v) || DefinedIn(st.else_body, v)) return true;
+    }
+    return false;
+  }
+
   /// A loop return var with a Known location that may alias and overlap `alt`, or -1.
   VarId CoveringReturnVar(const Stmt& s, const StorageAlt& alt) {
     for (VarId r : s.defs) {
@@ -311,6 +333,9 @@ class Walker {
           r.direct = false;
           r.dynamic_producer = r.dyn_depth > depth;
           r.last_iteration_only = r.last_iteration_only || unchained;
+          // (j) A loop result that yields its carried value unchanged names, at run time, the
+          // task that produced the initial value, not this write: nothing names the writer.
+          if (opts_.sound && !YieldsValueMadeInBody(*s, cover)) r.producer = -1;
         }
       }
       return;
