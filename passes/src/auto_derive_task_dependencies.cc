@@ -6,6 +6,7 @@
 #include <set>
 #include <vector>
 
+#include "ambiguous_bindings.h"
 #include "auto_derive_prepass.h"
 #include "depgraph_passes/task_backed_values.h"
 #include "depgraph_passes/lexical_blocks.h"
@@ -81,7 +82,7 @@ class Walker {
     if (opts_.sound) {
       CollectCreatedRoots(fn_->body);
       blocks_.emplace(*fn_);
-      CollectAmbiguousBindings(fn_->body);
+      ambiguous_.emplace(*fn_, facts_);
     }
   }
 
@@ -391,110 +392,8 @@ class Walker {
     return a == Access::kRead ? "Read" : a == Access::kWrite ? "Write" : "ReadWrite";
   }
 
-  /// Sound mode (k): the bindings whose run-time value the pass's locations do not describe.
-  /// (1) An iter arg (and its loop result) whose yielded value may live outside the initial
-  /// value's buffer region (carried values swapped between buffers). (2) A definition from
-  /// before a loop read in its body when the body reassigns the name (the read sees the
-  /// previous iteration's value). (3) A definition made in a branch of an `if`, read outside
-  /// that `if` while the name has other definitions (the branch that ran decides). A read of
-  /// such a binding counts as an access the analysis did not see (c): every rewrite and marker
-  /// of the function is withheld and compiler edges stay, so the runtime's lookups remain.
-  void CollectAmbiguousBindings(const std::vector<Stmt>& body) {
-    for (const Stmt& st : body) {
-      if (st.kind == StmtKind::kFor || st.kind == StmtKind::kWhile) {
-        const Stmt* y = TrailingYield(st.body);
-        for (size_t i = 0; i < st.iters.size(); ++i) {
-          const bool moves = y == nullptr || i >= y->values.size() || y->values[i].is_const ||
-                             !LocationWithin(y->values[i].var, st.iters[i].var);
-          if (!moves) continue;
-          ambiguous_.insert(st.iters[i].var);
-          if (i < st.defs.size()) ambiguous_.insert(st.defs[i]);
-        }
-        std::set<std::string> reassigned;
-        NamesDefinedIn(st.body, &reassigned);
-        std::set<VarId> inside;  // the loop's own iter args and loop var, and the body's
-        VarsDefinedIn(st.body, &inside);
-        for (const IterArg& it : st.iters) inside.insert(it.var);
-        if (st.loop_var >= 0) inside.insert(st.loop_var);
-        MarkOuterReadsOf(st.body, inside, reassigned);
-      }
-      if (st.kind == StmtKind::kIf) {
-        for (const std::vector<Stmt>* branch : {&st.body, &st.else_body}) {
-          std::set<VarId> defs;
-          VarsDefinedIn(*branch, &defs);
-          for (VarId w : defs) {
-            if (HasOtherDefinition(w)) branch_def_if_[w] = &st;
-          }
-        }
-      }
-      CollectAmbiguousBindings(st.body);
-      CollectAmbiguousBindings(st.else_body);
-    }
-  }
-
-  /// Whether every location alternative of `inner` lies in one of `outer`'s (same root,
-  /// contained region), and `inner`'s location is known.
-  bool LocationWithin(VarId inner, VarId outer) const {
-    if (inner < 0 || outer < 0) return false;
-    if (facts_.Status(Operand::OfVar(inner)) != LocStatus::kKnown) return false;
-    for (const StorageAlt& a : facts_.vars[inner].loc) {
-      bool inside = false;
-      for (const StorageAlt& b : facts_.vars[outer].loc) {
-        if (a.root == b.root && RegionContains(b.region, a.region)) inside = true;
-      }
-      if (!inside) return false;
-    }
-    return true;
-  }
-
-  void NamesDefinedIn(const std::vector<Stmt>& body, std::set<std::string>* names) const {
-    for (const Stmt& st : body) {
-      for (VarId d : st.defs) names->insert(fn_->vars[d].name);
-      NamesDefinedIn(st.body, names);
-      NamesDefinedIn(st.else_body, names);
-    }
-  }
-
-  static void VarsDefinedIn(const std::vector<Stmt>& body, std::set<VarId>* vars) {
-    for (const Stmt& st : body) {
-      vars->insert(st.defs.begin(), st.defs.end());
-      for (const IterArg& it : st.iters) vars->insert(it.var);
-      VarsDefinedIn(st.body, vars);
-      VarsDefinedIn(st.else_body, vars);
-    }
-  }
-
-  // Marks the call operands in `body` (recursively) that are not among the loop's `inside`
-  // definitions but whose name the loop body reassigns.
-  void MarkOuterReadsOf(const std::vector<Stmt>& body, const std::set<VarId>& inside,
-                        const std::set<std::string>& reassigned) {
-    for (const Stmt& st : body) {
-      if ((st.kind == StmtKind::kAssign || st.kind == StmtKind::kEval) &&
-          st.expr.kind == ExprKind::kCall) {
-        for (const Operand& op : st.expr.args) {
-          if (op.is_const || op.var < 0 || inside.count(op.var)) continue;
-          if (reassigned.count(fn_->vars[op.var].name)) ambiguous_.insert(op.var);
-        }
-      }
-      MarkOuterReadsOf(st.body, inside, reassigned);
-      MarkOuterReadsOf(st.else_body, inside, reassigned);
-    }
-  }
-
-  bool HasOtherDefinition(VarId w) const {
-    for (size_t v = 0; v < fn_->vars.size(); ++v) {
-      if (static_cast<VarId>(v) != w && fn_->vars[v].name == fn_->vars[w].name) return true;
-    }
-    return false;
-  }
-
-  /// Whether a read of `v` at the current point of the walk is one of (k)'s bindings.
-  bool AmbiguousHere(VarId v) const {
-    if (ambiguous_.count(v)) return true;
-    auto it = branch_def_if_.find(v);
-    if (it == branch_def_if_.end()) return false;
-    return std::find(open_ifs_.begin(), open_ifs_.end(), it->second) == open_ifs_.end();
-  }
+  /// Whether a read of `v` at the current point of the walk is one of rule (k)'s bindings.
+  bool AmbiguousHere(VarId v) const { return ambiguous_ && ambiguous_->AmbiguousAt(v, open_ifs_); }
 
   /// Sound mode (h): a `dynamic` op (gather family) is a task that reads its tensor operands
   /// whole, and the pass gives it no edges. When any of those buffers has an earlier access in
@@ -890,9 +789,8 @@ class Walker {
   AutoDeriveReport* report_;
   FunctionFacts facts_;
   std::vector<uint8_t> task_backed_;  ///< per var: may name a task at run time
-  std::set<VarId> ambiguous_;                          ///< sound (k): bindings (1) and (2)
-  std::map<VarId, const Stmt*> branch_def_if_;         ///< sound (k3): branch definitions
-  std::vector<const Stmt*> open_ifs_;                  ///< the ifs the walk is inside
+  std::optional<AmbiguousBindings> ambiguous_;  ///< sound (k)
+  std::vector<const Stmt*> open_ifs_;           ///< the ifs the walk is inside
   std::vector<std::vector<Record>> frames_;
   std::vector<Layer> layers_;
   int loop_depth_ = 0;
