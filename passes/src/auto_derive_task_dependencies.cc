@@ -397,7 +397,8 @@ class Walker {
 
   /// Sound mode (h): a `dynamic` op (gather family) is a task that reads its tensor operands
   /// whole, and the pass gives it no edges. When any of those buffers has an earlier access in
-  /// the analysed region, only the runtime's lookup orders the op: no whole-body MANUAL marker.
+  /// the analysed region, only the runtime's lookup orders the op: no MANUAL scope may hold it
+  /// (no whole-body marker, no rewrite or marker of the function, as for (c)).
   /// Its reads are recorded with no nameable producer, so a later writer of those buffers
   /// cannot be rewritten past them either. O(operands x records).
   void DynamicSite(const Expr& op) {
@@ -423,6 +424,9 @@ class Walker {
       }
     }
     if (ordered_by_runtime) {
+      // No MANUAL scope may hold the op: no whole-body marker, and (as for (c)) no call's
+      // rewrite or marker, since materialised MANUAL scopes may enclose it.
+      unseen_accesses_ = true;
       for (Layer& l : layers_) l.sound_no_layer_manual = true;
     }
     for (const StorageAlt& alt : reads) {
@@ -441,6 +445,14 @@ class Walker {
     }
     Layer& layer = layers_.back();
     ++layer.task_call_count;
+    if (opts_.sound && prog_.FindFunction(call->callee) != nullptr) {
+      // (l) A call of another orchestration function: its tasks and the scopes it opens are
+      // not seen here (an AUTO scope it opens may not sit inside a MANUAL one, and its
+      // returned value names only one of its tasks): no rewrite or marker of this function
+      // may rely on the analysis, and no whole-body MANUAL.
+      unseen_accesses_ = true;
+      for (Layer& l : layers_) l.sound_no_layer_manual = true;
+    }
     if (call->attrs.arg_directions.size() != call->args.size()) {
       layer.layer_unsupported = true;
       return;
