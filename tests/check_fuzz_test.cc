@@ -255,6 +255,10 @@ TEST(CheckFuzz, SoundPassKeepsEveryOrderingOnRandomPrograms) {
     const std::string text = RandomProgram(seed).Text();
     const std::string path = dir.File("p" + std::to_string(seed) + ".depir");
     testing::WriteFile(path, text);
+    // DEPGRAPH_FUZZ_DUMP=DIR also keeps each program there (for scripts/sound_effectiveness.sh).
+    if (const char* dump = std::getenv("DEPGRAPH_FUZZ_DUMP"); dump != nullptr && *dump) {
+      testing::WriteFile(std::string(dump) + "/p" + std::to_string(seed) + ".depir", text);
+    }
     for (const char* cond : {"cond=true", "cond=false"}) {
       CheckArgs args;
       args.input = path;

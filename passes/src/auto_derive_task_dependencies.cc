@@ -731,6 +731,21 @@ class Walker {
   /// the pass never covers with an edge. The calls involved keep their runtime lookups (their
   /// rewrite candidates and call markers are dropped) and every enclosing layer loses the
   /// whole-body marker. O(body records^2).
+  /// The call-site direction of a record's argument (InOut for records without a call: the
+  /// seeded caller records of (g) and the reads of (h), taken as both publishing and looking up).
+  static ArgDir DirOf(const Record& r) {
+    if (r.call == nullptr) return ArgDir::kInOut;
+    return r.call->attrs.arg_directions[static_cast<size_t>(r.arg_index)];
+  }
+  static bool Publishes(const Record& r) {
+    const ArgDir d = DirOf(r);
+    return d == ArgDir::kInOut || d == ArgDir::kOutputExisting;
+  }
+  static bool LooksUp(const Record& r) {
+    const ArgDir d = DirOf(r);
+    return d == ArgDir::kInput || d == ArgDir::kInOut;
+  }
+
   void SoundCrossIteration(size_t begin) {
     std::vector<Record>& recs = frames_.back();
     std::set<Expr*> involved;
@@ -738,8 +753,11 @@ class Walker {
       for (size_t j = i; j < recs.size(); ++j) {
         const Record& a = recs[i];
         const Record& b = recs[j];
-        bool conflict = Writes(a.kind) || Writes(b.kind);
-        if (!conflict) continue;
+        // Only what the runtime orders across iterations can be lost by a MANUAL scope: a
+        // publisher (InOut, OutputExisting) followed by a lookup (Input, InOut) of the next
+        // iteration. WAR and OutputExisting-after-write pairs are races at run time too.
+        const bool ordered = (Publishes(a) && LooksUp(b)) || (Publishes(b) && LooksUp(a));
+        if (!ordered) continue;
         if (!facts_.RootsMayAlias(a.alt.root, b.alt.root)) continue;
         if (!RegionsMayOverlap(a.alt.region, b.alt.region)) continue;
         involved.insert(a.call);
