@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "depgraph/html_escape.h"
 #include "depgraph/layered_layout.h"
 #include "explorer_assets.h"
 #include "html_page.h"
@@ -144,40 +145,7 @@ const char* ModeKey(EdgeMode mode) {
   }
 }
 
-// Text for an HTML element or attribute.
-std::string HtmlEscape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace
-
-void AppendScriptSafeJsonString(std::string* out, std::string_view text) {
-  *out += '"';
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      *out += '\\';
-      *out += c;
-    } else if (u < 0x20 || c == '<' || c == '>' || c == '&') {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\u%04x", u);
-      *out += hex;
-    } else {
-      *out += c;
-    }
-  }
-  *out += '"';
-}
 
 void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labels,
                        const StructuralReduction& reduction, const ExplorerPageOptions& options,
@@ -202,7 +170,8 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   s.Lit("{\"v\":1,\"name\":");
   s.Str(CaptureName(options.source));
   s.Lit(",\"mode\":\"");
-  s.Lit(ModeKey(options.initial_mode));
+  summary->opens_in = ModeKey(options.initial_mode);
+  s.Lit(summary->opens_in);
   s.Lit("\",\"rings\":");
   s.Lit(graph.UsesRings() ? "true" : "false");
   s.Lit(",\"cycle\":");
@@ -360,9 +329,10 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
                        std::ostream& out, ExplorerPageSummary* summary) {
   const std::string_view html = assets::kExplorerHtml;
   // The script sets the full title (mode, shown edges) on load; this one is for tab lists.
-  const std::string title = HtmlEscape(CaptureName(options.source)) + " \u2014 " +
-                            std::to_string(graph.nodes.size()) + " tasks, " +
-                            std::to_string(graph.pairs.size()) + " edges";
+  std::string title;
+  AppendHtmlEscaped(&title, CaptureName(options.source));
+  title += " \u2014 " + std::to_string(graph.nodes.size()) + " tasks, " +
+           std::to_string(graph.pairs.size()) + " edges";
   size_t at = 0;
   while (at < html.size()) {
     size_t mark = html.find("@@", at);

@@ -11,6 +11,7 @@
 
 #include "depgraph/edge_mode.h"
 #include "depgraph/graph.h"
+#include "depgraph/json_writer.h"  // AppendScriptSafeJsonString, used for the page data
 #include "depgraph/reduction.h"
 #include "depgraph/task_label.h"
 
@@ -38,11 +39,8 @@ struct ExplorerPageSummary {
   size_t retained = 0;
   bool cycle = false;          ///< reduction skipped: every mode shows every pair
   bool task_details = false;   ///< per-task details were embedded
+  const char* opens_in = "full";  ///< the mode the page opens in (omitted modes open as full)
 };
-
-/// Appends `text` as a JSON string literal in which `<`, `>` and `&` are \u-escaped, so the
-/// result is safe inside an HTML <script> element (no `</script>`, no `<!--`). O(|text|).
-void AppendScriptSafeJsonString(std::string* out, std::string_view text);
 
 /// The page's embedded JSON data (see docs/explorer.md, "Data format"). `reduction` must
 /// come from ReduceStructurally(graph). Runs SelectEdges for the three reduction modes and

@@ -193,13 +193,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   if (layout.explorer) {
     out << "Explorer page carries every edge mode (full " << explorer.full << ", reduced "
         << explorer.reduced << ", reduced_dataflow " << explorer.reduced_dataflow << ", retained "
-        << explorer.retained << " edge(s)) and opens in "
-        << (!selection.cycle_fallback && (options.edge_mode == EdgeMode::kReduced ||
-                                          options.edge_mode == EdgeMode::kRetained ||
-                                          options.edge_mode == EdgeMode::kReducedDataflow)
-                ? EdgeModeName(options.edge_mode)
-                : "full")
-        << "\n";
+        << explorer.retained << " edge(s)) and opens in " << explorer.opens_in << "\n";
   }
   out << "Wrote " << output << " (" << summary << ")\n";
 

@@ -11,6 +11,10 @@ namespace depgraph {
 /// characters; other bytes pass through, so UTF-8 stays UTF-8). O(|text|).
 void AppendJsonString(std::string* out, std::string_view text);
 
+/// Like AppendJsonString, with `<`, `>` and `&` also \u-escaped, so the literal is safe inside
+/// an HTML <script> element (no `</script>`, no `<!--`). O(|text|).
+void AppendScriptSafeJsonString(std::string* out, std::string_view text);
+
 /// `text` as a JSON string literal. O(|text|).
 std::string JsonString(std::string_view text);
 
