@@ -1,31 +1,10 @@
 #include "depir_frame.h"
 
-#include <algorithm>
-
 namespace depgraph::depir_run {
-
-using passes::Stmt;
-using passes::StmtKind;
-using passes::VarId;
 
 void InitFrame(Frame* f, const passes::Function& fn) {
   f->fn = &fn;
   f->vals.assign(fn.vars.size(), Value{});
-  f->stamp.assign(fn.vars.size(), 0);
-  for (size_t i = 0; i < fn.vars.size(); ++i) f->by_name[fn.vars[i].name].push_back(static_cast<VarId>(i));
-}
-
-void ComputeMarks(const std::vector<Stmt>& body, VarId* next,
-                  std::unordered_map<const Stmt*, VarId>* marks) {
-  auto see = [&](VarId v) { *next = std::max(*next, v + 1); };
-  for (const Stmt& s : body) {
-    (*marks)[&s] = *next;
-    if (s.kind == StmtKind::kFor) see(s.loop_var);
-    for (const passes::IterArg& it : s.iters) see(it.var);
-    ComputeMarks(s.body, next, marks);
-    ComputeMarks(s.else_body, next, marks);
-    for (VarId d : s.defs) see(d);
-  }
 }
 
 DataType ToDataType(const std::string& dtype) {

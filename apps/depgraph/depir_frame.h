@@ -39,8 +39,6 @@ struct Value {
 struct Frame {
   const passes::Function* fn = nullptr;
   std::vector<Value> vals;
-  std::vector<uint64_t> stamp;                          ///< when each var was last assigned; 0 = never
-  std::unordered_map<std::string, std::vector<passes::VarId>> by_name;
   std::unordered_map<std::string, int64_t> ints;       ///< latest integer value per name
   std::vector<Value> yielded;
   bool has_yield = false;
@@ -50,12 +48,6 @@ struct Frame {
 
 /// Sets `f` up for a run of `fn`: every variable unset. O(vars).
 void InitFrame(Frame* f, const passes::Function& fn);
-
-/// Per statement of `body`, 1 + the largest VarId defined textually before it (the @k
-/// numbering order): a definition at or above the mark can only have run before the statement
-/// through a loop back edge. O(statements).
-void ComputeMarks(const std::vector<passes::Stmt>& body, passes::VarId* next,
-                  std::unordered_map<const passes::Stmt*, passes::VarId>* marks);
 
 /// depir dtype spelling -> runtime DataType (f64 has no runtime type: 8-byte INT64 stands in).
 /// Throws RunError on an unknown spelling.

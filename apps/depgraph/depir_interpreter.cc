@@ -28,7 +28,6 @@ using passes::StmtKind;
 using passes::Type;
 using passes::TypeKind;
 using passes::VarId;
-using depir_run::ComputeMarks;
 using depir_run::Frame;
 using depir_run::InitFrame;
 using depir_run::RunError;
@@ -117,34 +116,19 @@ class Interpreter {
   void Assign(Frame* f, VarId v, const Value& value) {
     if (v < 0 || v >= static_cast<VarId>(f->vals.size())) throw RunError("bad variable id");
     f->vals[v] = value;
-    f->stamp[v] = ++clock_;
     if (value.kind == Value::Kind::kInt) f->ints[VarName(*f, v)] = value.number;
   }
 
+  // A read of `v` sees the value of that definition: programs run in SSA form
+  // (passes::ConvertToSsa makes a source program's names mean what the DSL's Python
+  // semantics say before it runs), so the bound definition is the one that holds the name.
   const Value& Get(const Frame& f, VarId v) const {
     if (v < 0 || v >= static_cast<VarId>(f.vals.size())) throw RunError("bad variable id");
-    const Value& value = f.vals[Resolve(f, v)];
+    const Value& value = f.vals[v];
     if (value.kind == Value::Kind::kUnset) {
       throw RunError("variable '" + VarName(f, v) + "' has no value here");
     }
     return value;
-  }
-
-  // The definition a read of `v` sees at run time (Python semantics of the DSL): a same-named
-  // assignment or return var that ran later through a loop back edge (defined at or after the
-  // current statement), else `v`; when `v` never ran (the other branch of an if), the latest
-  // same-named definition that did.
-  VarId Resolve(const Frame& f, VarId v) const {
-    const auto it = f.by_name.find(f.fn->vars[v].name);
-    if (it == f.by_name.end()) return v;
-    VarId best = v;
-    for (VarId w : it->second) {
-      const passes::VarKind kind = f.fn->vars[w].kind;
-      const bool back_edge = w >= mark_ && w != v &&
-                             (kind == passes::VarKind::kAssign || kind == passes::VarKind::kReturnVar);
-      if ((back_edge || f.stamp[v] == 0) && f.stamp[w] > f.stamp[best]) best = w;
-    }
-    return best;
   }
 
   Value Eval(const Frame& f, const Operand& op) const {
@@ -252,18 +236,6 @@ class Interpreter {
                        ? make_tensor_external(ptr, shape.data(), ndims, dtype)
                        : make_tensor_strided(ptr, shape.data(), strides.data(), ndims, dtype);
     Assign(f, p, Value::Tensor(t));
-  }
-
-  VarId MarkOf(const Frame& f, const Stmt& s) {
-    auto fit = marks_.find(f.fn);
-    if (fit == marks_.end()) {
-      VarId next = 0;
-      for (VarId p : f.fn->params) next = std::max(next, p + 1);
-      fit = marks_.emplace(f.fn, std::unordered_map<const Stmt*, VarId>{}).first;
-      ComputeMarks(f.fn->body, &next, &fit->second);
-    }
-    auto it = fit->second.find(&s);
-    return it == fit->second.end() ? 0 : it->second;
   }
 
   // Generated code allocates a scope's tensors with one batched alloc_tensors at the scope's
@@ -393,7 +365,6 @@ class Interpreter {
   }
 
   void ExecStmt(Frame* f, const Stmt& s) {
-    mark_ = MarkOf(*f, s);
     switch (s.kind) {
       case StmtKind::kScope:
         rt_->BeginScope(s.manual ? 1 : 0);
@@ -459,11 +430,10 @@ class Interpreter {
   // and it stands before the call in the call's block or one enclosing it (LexicalBlocks).
   bool DefinitionVisible(const Frame& f, VarId v, const Expr& call) {
     if (v < 0 || v >= static_cast<VarId>(f.vals.size())) return false;
-    const VarId r = Resolve(f, v);
-    if (f.vals[r].kind == Value::Kind::kUnset) return false;
+    if (f.vals[v].kind == Value::Kind::kUnset) return false;
     auto it = blocks_.find(f.fn);
     if (it == blocks_.end()) it = blocks_.emplace(f.fn, passes::LexicalBlocks(*f.fn)).first;
-    return it->second.VisibleAt(r, &call);
+    return it->second.VisibleAt(v, &call);
   }
 
   // Explicit dependencies of TaskId / TaskId-array variables, valid ids only, deduplicated.
@@ -721,11 +691,9 @@ class Interpreter {
     InitFrame(&frame, fn);
     for (size_t i = 0; i < e.args.size(); ++i) Assign(&frame, fn.params[i], Eval(caller, e.args[i]));
     const std::string saved = current_fn_;
-    const VarId saved_mark = mark_;
     current_fn_ = fn.name;
     ExecBlock(&frame, fn.body);
     current_fn_ = saved;
-    mark_ = saved_mark;
     --depth_;
     return frame.results;
   }
@@ -746,9 +714,6 @@ class Interpreter {
   std::string current_fn_;
   SourcePos error_pos_;  ///< innermost statement an error escaped from
   int depth_ = 0;
-  uint64_t clock_ = 0;
-  VarId mark_ = 0;
-  std::unordered_map<const Function*, std::unordered_map<const Stmt*, VarId>> marks_;
 };
 
 }  // namespace

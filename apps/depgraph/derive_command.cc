@@ -14,6 +14,7 @@
 #include "depgraph/race_audit.h"
 #include "depgraph_passes/auto_derive_task_dependencies.h"
 #include "depgraph_passes/depir_parser.h"
+#include "depgraph_passes/ssa_form.h"
 #include "depgraph_passes/depir_printer.h"
 #include "depgraph_passes/materialize_runtime_scopes.h"
 #include "buffer_retention.h"
@@ -174,6 +175,7 @@ int RunDeriveCommand(const DeriveArgs& args, std::ostream& out, std::ostream& er
     err << "error: " << error << "\n";
     return 1;
   }
+  passes::ConvertToSsa(&program);  // the pass reads the names as the program runs them
   std::string log;
   Derive(&program, args.analyze, args.materialize, args.sound, args.debug_log ? &log : nullptr);
   if (args.debug_log) err << log;

@@ -9,6 +9,7 @@
 
 #include "depgraph/atomic_file.h"
 #include "depgraph_passes/depir_parser.h"
+#include "depgraph_passes/ssa_form.h"
 #include "depgraph_shim/shim_runtime.h"
 #include "depir_interpreter.h"
 
@@ -91,6 +92,7 @@ int PrepareDepirRun(const std::string& input, const std::string& entry,
     err << "error: " << error << "\n";
     return 1;
   }
+  passes::ConvertToSsa(program);  // the names' run-time meaning, written out (docs/depir.md)
   return 0;
 }
 
