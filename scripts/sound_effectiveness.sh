@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # How much of the compiler's work the sound pass keeps: for each depir program (default: every
-# program of data/passes/ and data/passes/unsound/), the kernel submits that run in MANUAL
+# program of data/passes/, data/passes/unsound/ and its shapes/), the kernel submits that run in MANUAL
 # scopes after the reference pass and after the sound pass (`depgraph check --manual-stats`),
-# and whether the reference is already sound there (`depgraph check` exits 0). Prints one line
-# per program, then the totals over all programs and over those where the reference is sound,
+# and whether the reference is already sound there (`depgraph check` exits 0 with `cond`
+# true and with `cond` false). Prints one line per program, then the totals over all programs and over those where the reference is sound,
 # with the sound/reference ratio (issue 10's target there: at least 90%).
 #
 #   scripts/sound_effectiveness.sh [--depgraph build/apps/depgraph/depgraph] [program.depir ...]
@@ -12,20 +12,25 @@ cd "$(dirname "$0")/.."
 depgraph=build/apps/depgraph/depgraph
 if [ "${1:-}" = "--depgraph" ]; then depgraph=$2; shift 2; fi
 programs=("$@")
-[ ${#programs[@]} -gt 0 ] || programs=(data/passes/*.depir data/passes/unsound/*.depir)
+[ ${#programs[@]} -gt 0 ] || programs=(data/passes/*.depir data/passes/unsound/*.depir data/passes/unsound/shapes/*.depir)
 # The small bindings the test suite uses for data/passes (docs/depir.md).
-sets=(--set n=4 --set cond=true --set c=2 --set m=4 --set k=2 --set n_steps=3 --set offset=8)
+sets=(--set n=4 --set c=2 --set m=4 --set k=2 --set n_steps=3 --set offset=8)
 for i in 0 1 2 3 4 5 6 7 8; do sets+=(--set "c$i=true"); done
 
 all_ref=0 all_sound=0 sound_ref=0 sound_sound=0 count=0 ref_sound_count=0
 for p in "${programs[@]}"; do
-  line=$("$depgraph" check "$p" --manual-stats "${sets[@]}")
+  line=$("$depgraph" check "$p" --manual-stats "${sets[@]}" --set cond=true)
   ref=$(sed -E 's/.*reference ([0-9a-z]+),.*/\1/' <<<"$line")
   snd=$(sed -E 's/.*sound ([0-9a-z]+) of.*/\1/' <<<"$line")
-  set +e
-  "$depgraph" check "$p" "${sets[@]}" >/dev/null 2>&1
-  code=$?
-  set -e
+  # The reference is sound on a program when check passes with either branch choice.
+  code=0
+  for cond in true false; do
+    set +e
+    "$depgraph" check "$p" "${sets[@]}" --set "cond=$cond" >/dev/null 2>&1
+    c=$?
+    set -e
+    [ $code -ne 0 ] || code=$c
+  done
   verdict=$([ $code -eq 0 ] && echo "reference sound" || echo "reference unsound (exit $code)")
   printf '%-90s reference %-6s sound %-6s %s\n' "$p" "$ref" "$snd" "$verdict"
   count=$((count + 1))

@@ -6,6 +6,7 @@
 #include <set>
 #include <vector>
 
+#include "access_record.h"
 #include "ambiguous_bindings.h"
 #include "auto_derive_prepass.h"
 #include "depgraph_passes/task_backed_values.h"
@@ -26,28 +27,6 @@ const char* FallbackReasonName(FallbackReason reason) {
 }
 
 namespace {
-
-enum class Access { kRead, kWrite, kReadWrite };
-
-bool Reads(Access a) { return a != Access::kWrite; }
-bool Writes(Access a) { return a != Access::kRead; }
-
-/// An access record of §2.3.
-struct Record {
-  StorageAlt alt;
-  Access kind = Access::kRead;
-  VarId producer = -1;
-  bool direct = false;
-  bool dynamic_producer = false;
-  int dyn_depth = 0;
-  int dyn_id = 0;
-  int arg_index = 0;
-  Expr* call = nullptr;  ///< the recording call (sound mode: cross-iteration hazards)
-  /// A write whose producer was re-expressed as a loop return var although the runtime does
-  /// not chain the loop's iterations (a dynamic parallel summary, or a fixed-trip loop whose
-  /// write is not InOut): the edge names the last iteration only (sound mode (e)).
-  bool last_iteration_only = false;
-};
 
 /// One analysis layer (a region or the container).
 struct Layer {
@@ -154,8 +133,11 @@ class Walker {
       case StmtKind::kWhile: Loop(s); break;
       case StmtKind::kIf:
         open_ifs_.push_back(s);
+        open_branches_.emplace_back(s, false);
         WalkBody(&s->body);
+        open_branches_.back().second = true;
         WalkBody(&s->else_body);
+        open_branches_.pop_back();
         open_ifs_.pop_back();
         break;
       case StmtKind::kAssign:
@@ -433,6 +415,7 @@ class Walker {
       Record read;
       read.alt = alt;
       read.kind = Access::kRead;
+      read.branches = open_branches_;
       frames_.back().push_back(read);
     }
   }
@@ -590,7 +573,16 @@ class Walker {
                               " prior_edge=" + VarText(edge) + " current_task_id=" + VarText(producer);
           bool proves_cover = Writes(prior.kind) && prior.alt.root == acc.alt.root &&
                               RegionContains(prior.alt.region, acc.alt.region);
-          if (opts_.sound && prior.last_iteration_only) {
+          // Sound mode keeps what the runtime orders. Its lookup orders this call after a
+          // prior writer only when the call reads (Input / InOut: a write-after-read is never
+          // ordered, an OutputExisting write looks nothing up), and a hazard with an access of
+          // the other branch of an enclosing if cannot happen within an iteration (rule (b)
+          // orders across iterations). For the other hazards how the edge is named does not
+          // matter: neither (e) nor (f) applies.
+          const bool runtime_orders = Reads(acc.kind) && Writes(prior.kind) &&
+                                      !InExclusiveBranches(prior.branches, open_branches_);
+          const bool unordered_at_runtime = opts_.sound && !runtime_orders;
+          if (opts_.sound && !unordered_at_runtime && prior.last_iteration_only) {
             last_iteration_cover[acc.arg] = true;
             relies_on_last_iteration = true;
             KeepPublishing(prior);
@@ -612,7 +604,7 @@ class Walker {
           }
           AddUnique(&edges, edge);
           covered[acc.arg] = true;
-          if (opts_.sound && !blocks_->VisibleAt(edge, call)) {
+          if (opts_.sound && !unordered_at_runtime && !blocks_->VisibleAt(edge, call)) {
             invisible_cover[acc.arg] = true;
             relies_on_invisible_edge = true;
             KeepPublishing(prior);
@@ -662,7 +654,7 @@ class Walker {
         }
       }
       frames_.back().push_back(Record{acc.alt, acc.kind, p, facts_.IsTaskId(p), loop_depth_ > 0, dyn_depth,
-                                      dyn_id, static_cast<int>(acc.arg), call});
+                                      dyn_id, static_cast<int>(acc.arg), call, false, open_branches_});
     }
     // 9. attach.
     const bool keep_runtime_scope =
@@ -731,21 +723,6 @@ class Walker {
   /// the pass never covers with an edge. The calls involved keep their runtime lookups (their
   /// rewrite candidates and call markers are dropped) and every enclosing layer loses the
   /// whole-body marker. O(body records^2).
-  /// The call-site direction of a record's argument (InOut for records without a call: the
-  /// seeded caller records of (g) and the reads of (h), taken as both publishing and looking up).
-  static ArgDir DirOf(const Record& r) {
-    if (r.call == nullptr) return ArgDir::kInOut;
-    return r.call->attrs.arg_directions[static_cast<size_t>(r.arg_index)];
-  }
-  static bool Publishes(const Record& r) {
-    const ArgDir d = DirOf(r);
-    return d == ArgDir::kInOut || d == ArgDir::kOutputExisting;
-  }
-  static bool LooksUp(const Record& r) {
-    const ArgDir d = DirOf(r);
-    return d == ArgDir::kInput || d == ArgDir::kInOut;
-  }
-
   void SoundCrossIteration(size_t begin) {
     std::vector<Record>& recs = frames_.back();
     std::set<Expr*> involved;
@@ -821,6 +798,7 @@ class Walker {
   std::vector<uint8_t> task_backed_;  ///< per var: may name a task at run time
   std::optional<AmbiguousBindings> ambiguous_;  ///< sound (k)
   std::vector<const Stmt*> open_ifs_;           ///< the ifs the walk is inside
+  std::vector<std::pair<const Stmt*, bool>> open_branches_;  ///< and in which branch of each
   std::vector<std::vector<Record>> frames_;
   std::vector<Layer> layers_;
   int loop_depth_ = 0;

@@ -321,6 +321,59 @@ TEST(SoundMode, EdgeCodegenCannotNameKeepsTheLookup) {
             "");
 }
 
+constexpr const char* kWriteAfterBranchReadProgram = R"(
+kernel fill(out t: f32[64]) -> t
+kernel consume(in x: f32[64]) -> x
+orch main(a: f32[64], cond: bool) {
+  if cond {
+    r = consume(a) [in]
+  }
+  w = fill(a) [oe]
+  return w
+}
+)";
+
+// (m) The fill's only hazard is a write after the branch's read, which the runtime never
+// orders (an OutputExisting write looks nothing up): the edge naming the closed branch's read
+// is dropped by codegen at no cost, so the marker and the whole-body MANUAL stay.
+TEST(SoundMode, WriteAfterReadNeedsNoNameableEdge) {
+  EXPECT_EQ(FailedTwinFacts(kWriteAfterBranchReadProgram,
+                            "run analyze\n"
+                            "expect fill#1 edges=[r] dirs=[oe] mark\n"
+                            "expect func main layer_manual\n",
+                            "run analyze sound\n"
+                            "expect fill#1 edges=[r] dirs=[oe] mark\n"
+                            "expect func main layer_manual\n"),
+            "");
+}
+
+constexpr const char* kExclusiveBranchesProgram = R"(
+kernel fill(out t: f32[64]) -> t
+kernel consume(in x: f32[64]) -> x
+orch main(a: f32[64], cond: bool) {
+  if cond {
+    w = fill(a) [oe]
+  } else {
+    r = consume(a) [in]
+  }
+  return a
+}
+)";
+
+// (m) The reference walks the branches in sequence, so the else branch's read gets an edge to
+// the then branch's write; the two never run in one pass through the if, so that hazard needs
+// no nameable edge and sound mode keeps the rewrite and the markers.
+TEST(SoundMode, HazardsAcrossExclusiveBranchesNeedNoNameableEdge) {
+  EXPECT_EQ(FailedTwinFacts(kExclusiveBranchesProgram,
+                            "run analyze\n"
+                            "expect consume#1 edges=[w] dirs=[nodep] mark\n"
+                            "expect func main layer_manual\n",
+                            "run analyze sound\n"
+                            "expect consume#1 edges=[w] dirs=[nodep] mark\n"
+                            "expect func main layer_manual\n"),
+            "");
+}
+
 constexpr const char* kBranchWriterProgram = R"(
 kernel fill(out t: f32[64]) -> t
 kernel consume(in x: f32[64]) -> x
