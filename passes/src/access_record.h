@@ -2,9 +2,11 @@
 // them that the sound mode asks about. Internal header.
 #pragma once
 
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "auto_derive_prepass.h"
 #include "depgraph_passes/ir.h"
 #include "depgraph_passes/storage_roots.h"
 
@@ -36,6 +38,8 @@ struct Record {
   /// The if branches the access was made in: (if statement, else branch?). Sound mode: an
   /// access in the other branch of one of these ifs cannot meet this one in an iteration.
   std::vector<std::pair<const Stmt*, bool>> branches;
+  /// The accessed value is one band of a fixed parent per iteration of a loop (rule (b)).
+  std::optional<LoopIndexedSlice> loop_indexed;
 };
 
 /// Whether two accesses sit in different branches of one `if` (so at most one of them runs in

@@ -65,6 +65,23 @@ class Prepass {
     static const Location kEmpty;
     return op.is_const ? kEmpty : f_.vars[op.var].loc;
   }
+  /// The slice's loop-indexed band (see LoopIndexedSlice), if it is one. O(rank + alternatives).
+  std::optional<LoopIndexedSlice> LoopIndexed(const Operand& parent, const Expr& e,
+                                              const std::optional<std::vector<int64_t>>& shape) const {
+    if (parent.is_const || !shape || shape->size() != e.offsets.size() || !HasLoc(parent)) return std::nullopt;
+    for (const StorageAlt& alt : LocOf(parent)) {
+      if (alt.region.kind != RegionKind::kFull && alt.region.kind != RegionKind::kBox) return std::nullopt;
+    }
+    std::optional<LoopIndexedSlice> band;
+    for (size_t d = 0; d < e.offsets.size(); ++d) {
+      const Operand& o = e.offsets[d];
+      if (o.is_const) continue;
+      if (band || fn_.vars[static_cast<size_t>(o.var)].kind != VarKind::kLoopVar) return std::nullopt;
+      band = LoopIndexedSlice{parent.var, o.var, static_cast<int>(d), (*shape)[d]};
+    }
+    return band;
+  }
+
   bool Unsupported(const Operand& op) const { return !op.is_const && f_.vars[op.var].unsupported; }
 
   void Walk(const std::vector<Stmt>& body) {
@@ -131,6 +148,7 @@ class Prepass {
         if (f_.vars[w].array) f_.vars[v].array = f_.vars[w].array;
         f_.vars[v].slot_tids = f_.vars[w].slot_tids;
         f_.vars[v].slot_refs = f_.vars[w].slot_refs;
+        f_.vars[v].loop_indexed = f_.vars[w].loop_indexed;
         return;
       }
       case ExprKind::kCall: Call(s); return;
@@ -154,6 +172,7 @@ class Prepass {
           if (!o.is_const) { offs.reset(); break; }
           offs->push_back(o.value);
         }
+        f_.vars[v].loop_indexed = LoopIndexed(p, e, shape);
         Register(v, SliceLocation(LocOf(p), shape, offs), true);
         return;
       }

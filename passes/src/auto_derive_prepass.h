@@ -24,6 +24,18 @@ struct TaskArrayLineage {
 };
 
 /// Per-Var facts of both pre-passes.
+/// A slice that takes one row band of a fixed parent per loop iteration: its offset in `dim`
+/// is the loop variable `index` itself, its other offsets are constants, its extent in `dim`
+/// is `extent`, and the parent's location is precise (Full or constant boxes). Two iterations
+/// of that loop with a step of at least `extent` touch disjoint bands (sound rule (b)).
+struct LoopIndexedSlice {
+  VarId parent = -1;
+  VarId index = -1;
+  int dim = 0;
+  int64_t extent = 0;
+  bool operator==(const LoopIndexedSlice&) const = default;
+};
+
 struct VarFacts {
   std::optional<Type> type;       ///< declared, annotated or inferred
   Location loc;                   ///< storage location (empty = none)
@@ -33,6 +45,7 @@ struct VarFacts {
   std::optional<TaskArrayLineage> array;             ///< TaskId arrays
   std::vector<VarId> slot_tids;                      ///< slot temps: TaskIds read
   std::map<VarId, std::set<int64_t>> slot_refs;      ///< slot temps: slot references
+  std::optional<LoopIndexedSlice> loop_indexed;      ///< slices at a loop-index offset
 };
 
 /// Resolution status of an argument (§2.1).

@@ -289,7 +289,7 @@ class Walker {
     }
     size_t body_begin = frames_.empty() ? 0 : frames_.back().size();
     WalkBody(&s->body);
-    if (opts_.sound && !frames_.empty()) SoundCrossIteration(body_begin);
+    if (opts_.sound && !frames_.empty()) SoundCrossIteration(*s, body_begin);
     --loop_depth_;
     if (!fixed) {
       dyn_stack_.pop_back();
@@ -654,7 +654,8 @@ class Walker {
         }
       }
       frames_.back().push_back(Record{acc.alt, acc.kind, p, facts_.IsTaskId(p), loop_depth_ > 0, dyn_depth,
-                                      dyn_id, static_cast<int>(acc.arg), call, false, open_branches_});
+                                      dyn_id, static_cast<int>(acc.arg), call, false, open_branches_,
+                                      facts_.vars[acc.var].loop_indexed});
     }
     // 9. attach.
     const bool keep_runtime_scope =
@@ -722,14 +723,20 @@ class Walker {
   /// itself included) that alias, overlap and conflict is a hazard between two iterations, which
   /// the pass never covers with an edge. The calls involved keep their runtime lookups (their
   /// rewrite candidates and call markers are dropped) and every enclosing layer loses the
-  /// whole-body marker. O(body records^2).
-  void SoundCrossIteration(size_t begin) {
+  /// whole-body marker. Two kinds of pairs are ordered or disjoint without the runtime: bands
+  /// of one parent at the loop's own index (disjoint when the step is at least the band's
+  /// extent), and a submit with itself when its user deps name the loop-carried TaskId that the
+  /// loop yields from that submit (`deps=[last]`, `yield tid`: iteration k+1 waits on k).
+  /// O(body records^2).
+  void SoundCrossIteration(const Stmt& loop, size_t begin) {
     std::vector<Record>& recs = frames_.back();
     std::set<Expr*> involved;
     for (size_t i = begin; i < recs.size(); ++i) {
       for (size_t j = i; j < recs.size(); ++j) {
         const Record& a = recs[i];
         const Record& b = recs[j];
+        if (DisjointAcrossIterations(loop, a, b)) continue;
+        if (a.call == b.call && ChainedByUserDeps(loop, a)) continue;
         // Only what the runtime orders across iterations can be lost by a MANUAL scope: a
         // publisher (InOut, OutputExisting) followed by a lookup (Input, InOut) of the next
         // iteration. WAR and OutputExisting-after-write pairs are races at run time too.
@@ -748,6 +755,32 @@ class Walker {
       c->attrs.scope_candidate = false;
     }
     for (Layer& l : layers_) l.sound_no_layer_manual = true;
+  }
+
+  /// Whether `a` and `b` take bands of one parent at `loop`'s index: different iterations touch
+  /// disjoint bands when |step| is at least the extent of both. O(1).
+  static bool DisjointAcrossIterations(const Stmt& loop, const Record& a, const Record& b) {
+    if (!a.loop_indexed || !b.loop_indexed || loop.kind != StmtKind::kFor || !loop.step.is_const) return false;
+    const LoopIndexedSlice& x = *a.loop_indexed;
+    const LoopIndexedSlice& y = *b.loop_indexed;
+    const int64_t step = loop.step.value < 0 ? -loop.step.value : loop.step.value;
+    return x.index == loop.loop_var && y.index == loop.loop_var && x.parent == y.parent &&
+           x.dim == y.dim && x.extent <= step && y.extent <= step;
+  }
+
+  /// Whether the submit that recorded `r` lists among its user deps an iter arg of `loop`
+  /// that the loop's yield sets to this submit's own TaskId. O(deps x iter args).
+  static bool ChainedByUserDeps(const Stmt& loop, const Record& r) {
+    if (r.call == nullptr || !r.call->submit || !r.direct || r.producer < 0) return false;
+    const Stmt* yield = TrailingYield(loop.body);
+    if (yield == nullptr) return false;
+    for (size_t k = 0; k < loop.iters.size() && k < yield->values.size(); ++k) {
+      const Operand& yielded = yield->values[k];
+      if (yielded.is_const || yielded.var != r.producer) continue;
+      const std::vector<VarId>& deps = r.call->attrs.manual_dep_edges;
+      if (std::find(deps.begin(), deps.end(), loop.iters[k].var) != deps.end()) return true;
+    }
+    return false;
   }
 
   /// (c) Once any scope of the function fell back (or a hand function has a call outside any

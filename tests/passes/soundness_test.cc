@@ -374,6 +374,62 @@ TEST(SoundMode, HazardsAcrossExclusiveBranchesNeedNoNameableEdge) {
             "");
 }
 
+constexpr const char* kLoopRowsProgram = R"(
+kernel fill(out t: f32[64]) -> t
+kernel consume(in x: f32[64]) -> x
+kernel fill_row(inout t: f32[1, 16]) -> t
+orch main(m: f32[4, 16], a: f32[64]) {
+  x = fill(a) [oe]
+  for i in range(0, 4) {
+    row = slice(m, [1, 16], [ROW, 0])
+    _r, tid = submit fill_row(row) [inout]
+  }
+  y = consume(x) [in]
+  return y
+}
+)";
+
+/// kLoopRowsProgram with its slice at row `row`.
+std::string LoopRows(const std::string& row) {
+  std::string text = kLoopRowsProgram;
+  text.replace(text.find("ROW"), 3, row);
+  return text;
+}
+
+// (b) Each iteration updates row i of `m` in place: the iterations touch disjoint rows, so a
+// MANUAL body loses no ordering and sound mode keeps the whole-body marker. Updating row 0
+// every time is a real cross-iteration hazard (the runtime chains the InOut writes): no marker.
+TEST(SoundMode, RowsAtTheLoopIndexAreDisjointAcrossIterations) {
+  EXPECT_EQ(FailedFacts(LoopRows("i") + "run analyze sound\nexpect func main layer_manual\n"), "");
+  EXPECT_EQ(FailedFacts(LoopRows("0") + "run analyze sound\nexpect func main no_layer_manual\n"), "");
+  EXPECT_EQ(FailedFacts(LoopRows("0") + "run analyze\nexpect func main layer_manual\n"), "");
+}
+
+constexpr const char* kChainedLoopProgram = R"(
+kernel mutate(inout x: f32[64]) -> x
+kernel consume(in x: f32[64]) -> x
+orch main(buf: f32[64]) {
+  last = task_invalid()
+  last = for i in range(0, 4) iter(last = last) {
+    _o, t = submit mutate(buf) [inout] DEPS
+    yield t
+  }
+  out = consume(buf) [in]
+  return out
+}
+)";
+
+// (b) `deps=[last]` with `yield t` chains the iterations by user deps, which a MANUAL scope
+// keeps: sound mode keeps the whole-body marker. Without the deps only the runtime's lookup
+// orders iteration k+1 after k: no marker.
+TEST(SoundMode, UserDepsThatChainIterationsOrderThem) {
+  std::string chained = kChainedLoopProgram, unchained = kChainedLoopProgram;
+  chained.replace(chained.find("DEPS"), 4, "deps=[last]");
+  unchained.replace(unchained.find("DEPS"), 4, "");
+  EXPECT_EQ(FailedFacts(chained + "run analyze sound\nexpect func main layer_manual\n"), "");
+  EXPECT_EQ(FailedFacts(unchained + "run analyze sound\nexpect func main no_layer_manual\n"), "");
+}
+
 constexpr const char* kBranchWriterProgram = R"(
 kernel fill(out t: f32[64]) -> t
 kernel consume(in x: f32[64]) -> x
