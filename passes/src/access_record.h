@@ -71,4 +71,13 @@ inline bool LooksUp(const Record& r) {
   return d == ArgDir::kInput || d == ArgDir::kInOut;
 }
 
+/// Whether `a` and `b` take bands of one parent at `loop`'s index (LoopIndexedSlice):
+/// different iterations touch disjoint bands when |step| is at least the extent of both. O(1).
+bool DisjointAcrossIterations(const Stmt& loop, const Record& a, const Record& b);
+
+/// Whether the submit that recorded `r` lists among its user deps an iter arg of `loop` that
+/// the loop's yield sets to this submit's own TaskId, so iteration k+1 waits on k in any scope.
+/// O(deps x iter args).
+bool ChainedByUserDeps(const Stmt& loop, const Record& r);
+
 }  // namespace depgraph::passes

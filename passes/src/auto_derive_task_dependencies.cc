@@ -757,32 +757,6 @@ class Walker {
     for (Layer& l : layers_) l.sound_no_layer_manual = true;
   }
 
-  /// Whether `a` and `b` take bands of one parent at `loop`'s index: different iterations touch
-  /// disjoint bands when |step| is at least the extent of both. O(1).
-  static bool DisjointAcrossIterations(const Stmt& loop, const Record& a, const Record& b) {
-    if (!a.loop_indexed || !b.loop_indexed || loop.kind != StmtKind::kFor || !loop.step.is_const) return false;
-    const LoopIndexedSlice& x = *a.loop_indexed;
-    const LoopIndexedSlice& y = *b.loop_indexed;
-    const int64_t step = loop.step.value < 0 ? -loop.step.value : loop.step.value;
-    return x.index == loop.loop_var && y.index == loop.loop_var && x.parent == y.parent &&
-           x.dim == y.dim && x.extent <= step && y.extent <= step;
-  }
-
-  /// Whether the submit that recorded `r` lists among its user deps an iter arg of `loop`
-  /// that the loop's yield sets to this submit's own TaskId. O(deps x iter args).
-  static bool ChainedByUserDeps(const Stmt& loop, const Record& r) {
-    if (r.call == nullptr || !r.call->submit || !r.direct || r.producer < 0) return false;
-    const Stmt* yield = TrailingYield(loop.body);
-    if (yield == nullptr) return false;
-    for (size_t k = 0; k < loop.iters.size() && k < yield->values.size(); ++k) {
-      const Operand& yielded = yield->values[k];
-      if (yielded.is_const || yielded.var != r.producer) continue;
-      const std::vector<VarId>& deps = r.call->attrs.manual_dep_edges;
-      if (std::find(deps.begin(), deps.end(), loop.iters[k].var) != deps.end()) return true;
-    }
-    return false;
-  }
-
   /// (c) Once any scope of the function fell back (or a hand function has a call outside any
   /// scope), those accesses were never seen by the rest of the analysis: drop every rewrite
   /// candidate and call marker of `body` (edges stay).
