@@ -289,9 +289,14 @@ TEST(DiffCommand, ExitCodesAndMatching) {
   auto same = run(inferred + " " + inferred);
   EXPECT_EQ(same.exit_code, 0);
   EXPECT_NE(same.out.find("result: B keeps every ordering of A: exit 0"), std::string::npos);
+  // The manual-scope capture uses other rings: no edge of A compares by id, so diff says so
+  // and matches by submit order, where B loses two orderings (never "keeps every ordering").
   auto by_id = run(inferred + " " + manual);
-  EXPECT_EQ(by_id.exit_code, 0);  // nothing comparable, and said loudly
-  EXPECT_NE(by_id.err.find("warning: the task sets differ"), std::string::npos);
+  EXPECT_EQ(by_id.exit_code, 3) << by_id.out << by_id.err;
+  EXPECT_NE(by_id.err.find("note: no edge of A has both ends among B's task ids"), std::string::npos)
+      << by_id.err;
+  EXPECT_NE(by_id.out.find("(tasks matched by submit order)"), std::string::npos);
+  EXPECT_NE(by_id.out.find("result: B loses 2 ordering(s) of A: exit 3"), std::string::npos);
   auto lost = run(inferred + " " + manual + " --by-order --closure --json -o d.json");
   EXPECT_EQ(lost.exit_code, 3);
   const nlohmann::json doc = nlohmann::json::parse(testing::ReadFile(dir.File("d.json")));
@@ -300,6 +305,42 @@ TEST(DiffCommand, ExitCodesAndMatching) {
   EXPECT_EQ(run(manual + " " + inferred + " --by-order").exit_code, 0);
   EXPECT_EQ(run(inferred + " missing.json").exit_code, 1);
   EXPECT_EQ(run(inferred).exit_code, 2);
+}
+
+// A verdict never speaks for edges it could not compare: partial coverage is stated in the
+// result line, ids that match nothing switch to submit order (said in one line), and a
+// comparison that still compares nothing is an error.
+TEST(DiffCommand, NeverReportsSuccessOnNothingCompared) {
+  const std::string bin = testing::CliBinary();
+  testing::TempDir dir;
+  auto write = [&](const std::string& name, const std::string& text) {
+    testing::WriteFile(dir.File(name), text);
+    return dir.File(name);
+  };
+  const std::string a = write("a.json", testing::EdgesJson({{1, 2, "explicit"}, {2, 3, "explicit"}}));
+  const std::string part = write("part.json", testing::EdgesJson({{1, 2, "explicit"}}));
+  const std::string shifted = write("shifted.json", testing::EdgesJson({{7, 8, "explicit"}, {8, 9, "explicit"}}));
+  const std::string empty = write("empty.json", "{\"edges\":[]}");
+  auto run = [&](const std::string& args) { return testing::RunCommand(bin + " diff " + args, dir.path()); };
+
+  auto partial = run(a + " " + part);
+  EXPECT_EQ(partial.exit_code, 0) << partial.err;
+  EXPECT_NE(partial.out.find("result: B keeps every ordering of A (of the 1 of 2 edges compared; 1 "
+                             "touch a task B lacks): exit 0"),
+            std::string::npos)
+      << partial.out;
+
+  auto by_order = run(a + " " + shifted);
+  EXPECT_EQ(by_order.exit_code, 0) << by_order.err;
+  EXPECT_NE(by_order.err.find("matching tasks by submit order instead (--by-order)"), std::string::npos);
+  EXPECT_NE(by_order.out.find("result: B keeps every ordering of A: exit 0"), std::string::npos);
+
+  auto nothing = run(a + " " + empty);
+  EXPECT_EQ(nothing.exit_code, 1);
+  EXPECT_NE(nothing.err.find("share no comparable edge: all 2 edges of A touch a task B lacks"),
+            std::string::npos)
+      << nothing.err;
+  EXPECT_EQ(nothing.out, "");
 }
 
 }  // namespace

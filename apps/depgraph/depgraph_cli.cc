@@ -108,6 +108,26 @@ int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
     err << "error: " << error << "\n";
     return 1;
   }
+  // Ids differ between runs with other rings or scopes: when no edge of A could be compared
+  // by id, match by submit order (saying so) rather than report on nothing.
+  if (!options.by_order && diff.pairs_a > 0 && diff.edges_unmatched_a == diff.pairs_a) {
+    err << "note: no edge of A has both ends among B's task ids (" << diff.matched << " of "
+        << diff.tasks_a << " tasks match by id: other rings or scopes?); matching tasks by "
+        << "submit order instead (--by-order)\n";
+    options.by_order = true;
+    diff = GraphDiff{};
+    if (!DiffGraphs(a, b, options, args.a, args.b, &diff, &error)) {
+      err << "error: " << error << "\n";
+      return 1;
+    }
+  }
+  if (diff.pairs_a > 0 && diff.edges_unmatched_a == diff.pairs_a) {
+    err << "error: " << args.a << " and " << args.b << " share no comparable edge: all "
+        << diff.pairs_a << " edges of A touch a task B lacks (" << diff.matched << " of "
+        << diff.tasks_a << " tasks matched by " << (options.by_order ? "submit order" : "id")
+        << ")\n";
+    return 1;
+  }
   if (diff.task_sets_differ) {
     err << "warning: the task sets differ (" << diff.only_in_a.size() << " only in A, "
         << diff.only_in_b.size() << " only in B)"

@@ -129,10 +129,17 @@ void WriteDiffText(const DiffReportInput& input, std::ostream& out) {
     }
   }
   const int code = DiffExitCode(d);
+  // A verdict speaks only for the edges it compared: say how many when some could not be.
+  const std::string scope =
+      d.edges_unmatched_a == 0
+          ? ""
+          : " (of the " + std::to_string(d.pairs_a - d.edges_unmatched_a) + " of " +
+                std::to_string(d.pairs_a) + " edges compared; " +
+                std::to_string(d.edges_unmatched_a) + " touch a task B lacks)";
   buf += "result: " +
          (code == 3 ? "B loses " + std::to_string(d.orderings_lost.size()) + " ordering(s) of A"
                     : std::string("B keeps every ordering of A")) +
-         ": exit " + std::to_string(code) + "\n";
+         scope + ": exit " + std::to_string(code) + "\n";
   Flush(buf, out, true);
 }
 
