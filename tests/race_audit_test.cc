@@ -602,10 +602,17 @@ TEST(AuditReport, TextAndJsonOfTheProbe) {
   WriteAuditText(input, text);
   const std::string t = text.str();
   EXPECT_NE(t.find("== races: 15 (RAW 5, WAW 1, WAR 9; 0 approximate)"), std::string::npos);
-  EXPECT_NE(t.find("[1] WAR: (0, 2) NOOP reads, (0, 3) NOOP reads and writes; T0 bytes "
-                   "[0, 16384) (16384 shared)"),
+  // Grouped by tensor, kind and cause, largest group first, three examples each.
+  EXPECT_NE(t.find("7 group(s) by tensor, kind and cause, largest first\n"
+                   "[1] 8 WAR race(s) on T0, cause war_untracked\n"
+                   "    (0, 2) NOOP reads, (0, 3) NOOP reads and writes; bytes [0, 16384) (16384 "
+                   "shared)\n"),
             std::string::npos)
       << t;
+  EXPECT_NE(t.find("    ... 5 more in this group (the JSON report lists every race)\n[2] 2 RAW"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("more group(s) not listed"), std::string::npos);  // 7 groups, limit 20
   EXPECT_NE(t.find("== false serialization: 2 finding(s)"), std::string::npos);
   EXPECT_NE(t.find("== result: 15 race(s), 2 false serialization finding(s): exit 3"),
             std::string::npos);
@@ -628,6 +635,26 @@ TEST(AuditReport, TextAndJsonOfTheProbe) {
   EXPECT_EQ(doc["false_serialization"]["findings"][1]["cause"], "strided");
   EXPECT_EQ(doc["summary"]["tasks_per_level"], nlohmann::json({9, 14, 6, 1}));
   EXPECT_EQ(doc["summary"]["redundancy"]["creator_retained"], 2);
+}
+
+// --max-findings caps the groups and the false serialization findings of the text report.
+TEST(AuditReport, MaxFindingsCapsTheTextReport) {
+  auto a = AuditFile("data/real/dep_probe/default/deps.json");
+  const std::vector<TaskLabel> labels = ResolveTaskLabels(a->graph, NameMap{});
+  std::ostringstream text;
+  WriteAuditText({a->graph, a->result, labels, "probe", 1}, text);
+  const std::string t = text.str();
+  EXPECT_NE(t.find("[1] 8 WAR race(s)"), std::string::npos) << t;
+  EXPECT_EQ(t.find("[2] "), t.find("[2] ", t.find("== false serialization")));  // no group 2
+  EXPECT_NE(t.find("... 6 more group(s) not listed (--max-findings 0 lists all; --json has every "
+                   "race)"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("... 1 more finding(s) not listed"), std::string::npos) << t;
+  std::ostringstream all;
+  WriteAuditText({a->graph, a->result, labels, "probe", 0}, all);
+  EXPECT_NE(all.str().find("[7] "), std::string::npos);
+  EXPECT_EQ(all.str().find("not listed"), std::string::npos);
 }
 
 TEST(AuditReport, CleanGraphExitsZero) {

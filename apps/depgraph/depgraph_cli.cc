@@ -27,6 +27,7 @@ struct AuditArgs {
   std::string output;
   std::string func_names;
   bool json = false;
+  size_t max_findings = 20;
 };
 
 struct DiffArgs {
@@ -78,7 +79,7 @@ int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err)
     return 1;
   }
   const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
-  const AuditReportInput input{graph, result, labels, args.input};
+  const AuditReportInput input{graph, result, labels, args.input, args.max_findings};
   const bool ok = Emit(args.output, out, err, [&](std::ostream& stream) {
     if (args.json) {
       WriteAuditJson(input, stream);
@@ -166,6 +167,9 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   audit_cmd->add_flag("--json", audit.json, "write JSON (schema depgraph-audit/1)");
   AddFuncNamesOption(audit_cmd, &audit.func_names);
   audit_cmd->add_option("-o,--output", audit.output, "write the report here (atomically)");
+  audit_cmd->add_option("--max-findings", audit.max_findings,
+                        "race groups and false serialization findings listed in the text report "
+                        "(default 20; 0 = all; --json always has every finding)");
 
   DiffArgs diff;
   CLI::App* diff_cmd = app.add_subcommand(

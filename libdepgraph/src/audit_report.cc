@@ -1,6 +1,9 @@
 #include "depgraph/audit_report.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
+#include <vector>
 
 #include "depgraph/json_writer.h"
 
@@ -66,6 +69,8 @@ const char* AccessVerb(const RaceSide& side) {
 
 // Tasks shown at each end of a long critical path in the text report.
 constexpr size_t kPathEnds = 8;
+// Races shown per group of the text report.
+constexpr size_t kRaceExamples = 3;
 
 void Flush(std::string& buf, std::ostream& out, bool force = false) {
   if (!force && buf.size() < (1u << 20)) return;
@@ -256,27 +261,57 @@ void WriteAuditText(const AuditReportInput& input, std::ostream& out) {
          std::to_string(races.by_kind[0]) + ", WAW " + std::to_string(races.by_kind[1]) +
          ", WAR " + std::to_string(races.by_kind[2]) + "; " +
          std::to_string(races.approximate) + " approximate)\n";
+  // Races grouped by (tensor, kind, cause): a model graph has thousands of races over a few
+  // hundred tensors, all with the same fix; a group shows its count and a few examples.
+  std::map<std::tuple<uint64_t, int, int>, std::vector<size_t>> groups;
   for (size_t i = 0; i < races.races.size(); ++i) {
     const Race& race = races.races[i];
-    const int64_t base = names.BufferAddr(race.first.tensor_id);
-    buf += "[" + std::to_string(i + 1) + "] " + RaceKindName(race.kind) +
-           (race.approximate ? " (approximate)" : "") + ": " +
-           names.TaskMention(race.first.task) + " " + AccessVerb(race.first) + ", " +
-           names.TaskMention(race.second.task) + " " + AccessVerb(race.second) + "; " +
-           names.Tensor(race.first.tensor_id) + " bytes [" + std::to_string(race.begin - base) +
-           ", " + std::to_string(race.end - base) + ") (" + std::to_string(race.bytes) +
-           " shared)\n";
-    buf += "    args: " + names.TaskIdOf(race.first.task) + " arg " +
-           std::to_string(race.first.arg_idx) + " " + ArgTypeName(race.first.type) + " " +
-           names.Tensor(race.first.tensor_id) + ", " + names.TaskIdOf(race.second.task) +
-           " arg " + std::to_string(race.second.arg_idx) + " " + ArgTypeName(race.second.type) +
-           " " + names.Tensor(race.second.tensor_id) + "\n";
-    buf += "    fix: " + RaceAdvice(graph, race) + "\n";
-    Flush(buf, out);
+    groups[{race.first.tensor_id, static_cast<int>(race.kind), static_cast<int>(race.cause)}]
+        .push_back(i);
+  }
+  std::vector<const std::vector<size_t>*> ordered;
+  for (const auto& [key, members] : groups) ordered.push_back(&members);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto* x, const auto* y) {
+    return x->size() != y->size() ? x->size() > y->size() : x->front() < y->front();
+  });
+  if (!ordered.empty()) {
+    buf += std::to_string(ordered.size()) + " group(s) by tensor, kind and cause, largest first\n";
+  }
+  const size_t group_limit = input.max_findings == 0 ? ordered.size() : input.max_findings;
+  for (size_t g = 0; g < ordered.size() && g < group_limit; ++g) {
+    const std::vector<size_t>& members = *ordered[g];
+    const Race& head = races.races[members.front()];
+    buf += "[" + std::to_string(g + 1) + "] " + std::to_string(members.size()) + " " +
+           RaceKindName(head.kind) + " race(s) on " + names.Tensor(head.first.tensor_id) +
+           ", cause " + RaceCauseName(head.cause) + "\n";
+    for (size_t k = 0; k < members.size() && k < kRaceExamples; ++k) {
+      const Race& race = races.races[members[k]];
+      const int64_t base = names.BufferAddr(race.first.tensor_id);
+      buf += "    " + std::string(race.approximate ? "(approximate) " : "") +
+             names.TaskMention(race.first.task) + " " + AccessVerb(race.first) + ", " +
+             names.TaskMention(race.second.task) + " " + AccessVerb(race.second) + "; bytes [" +
+             std::to_string(race.begin - base) + ", " + std::to_string(race.end - base) + ") (" +
+             std::to_string(race.bytes) + " shared)\n";
+      buf += "      args: " + names.TaskIdOf(race.first.task) + " arg " +
+             std::to_string(race.first.arg_idx) + " " + ArgTypeName(race.first.type) + " " +
+             names.Tensor(race.first.tensor_id) + ", " + names.TaskIdOf(race.second.task) +
+             " arg " + std::to_string(race.second.arg_idx) + " " + ArgTypeName(race.second.type) +
+             " " + names.Tensor(race.second.tensor_id) + "\n";
+      buf += "      fix: " + RaceAdvice(graph, race) + "\n";
+      Flush(buf, out);
+    }
+    if (members.size() > kRaceExamples) {
+      buf += "    ... " + std::to_string(members.size() - kRaceExamples) +
+             " more in this group (the JSON report lists every race)\n";
+    }
+  }
+  if (ordered.size() > group_limit) {
+    buf += "... " + std::to_string(ordered.size() - group_limit) +
+           " more group(s) not listed (--max-findings 0 lists all; --json has every race)\n";
   }
   if (races.truncated) {
     buf += "... " + std::to_string(races.total - races.races.size()) +
-           " more race(s) not listed (raise the limit)\n";
+           " more race(s) not grouped (past the audit's race limit)\n";
   }
 
   const SerializationReport& fs = r.serialization;
@@ -285,7 +320,8 @@ void WriteAuditText(const AuditReportInput& input, std::ostream& out) {
          " tensormap-only pair(s) checked, " + std::to_string(fs.undecided) +
          " undecided); depth " + std::to_string(fs.depth) + ", " +
          std::to_string(fs.depth_without_false) + " without them\n";
-  for (size_t i = 0; i < fs.findings.size(); ++i) {
+  const size_t finding_limit = input.max_findings == 0 ? fs.findings.size() : input.max_findings;
+  for (size_t i = 0; i < fs.findings.size() && i < finding_limit; ++i) {
     const FalseSerialization& f = fs.findings[i];
     buf += "[" + std::to_string(i + 1) + "] ";
     for (size_t k = 0; k < f.tasks.size(); ++k) {
@@ -298,6 +334,10 @@ void WriteAuditText(const AuditReportInput& input, std::ostream& out) {
            (f.depth_gain < 0 ? std::string("not computed") : std::to_string(f.depth_gain)) +
            "\n    fix: " + SerializationAdvice(graph, f) + "\n";
     Flush(buf, out);
+  }
+  if (fs.findings.size() > finding_limit) {
+    buf += "... " + std::to_string(fs.findings.size() - finding_limit) +
+           " more finding(s) not listed (--max-findings 0 lists all)\n";
   }
   const int code = AuditExitCode(r);
   buf += "\n== result: " + std::to_string(races.total) + " race(s), " +

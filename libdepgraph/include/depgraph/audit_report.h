@@ -17,6 +17,9 @@ struct AuditReportInput {
   const AuditResult& result;
   const std::vector<TaskLabel>& labels;  ///< ResolveTaskLabels(graph, names)
   std::string source;                    ///< the deps.json path as given
+  /// Text report: race groups and false serialization findings listed (0 = all). The JSON
+  /// report always has every finding.
+  size_t max_findings = 20;
 };
 
 /// Exit status of an audit: 3 when any race was found (approximate ones included), else 0.
@@ -30,8 +33,9 @@ std::string RaceAdvice(const DepGraph& graph, const Race& race);
 /// manual_scope), with slicing when the views are rectangular. O(1).
 std::string SerializationAdvice(const DepGraph& graph, const FalseSerialization& finding);
 
-/// Writes the human-readable report: summary, races in submit order, false serialization,
-/// the result line. O(V + findings) time, streamed.
+/// Writes the human-readable report: summary; races grouped by tensor, kind and cause (largest
+/// group first, up to 3 examples each with its fix); false serialization; the result line.
+/// Lists stop at `max_findings` with a count of the rest. O(V + findings log findings) time.
 void WriteAuditText(const AuditReportInput& input, std::ostream& out);
 
 /// Writes the JSON report (schema "depgraph-audit/1", documented in docs/audit.md): ids,
