@@ -14,6 +14,7 @@
 #include "depgraph/name_map.h"
 #include "depgraph/task_label.h"
 #include "cli_inputs.h"
+#include "cli_usage.h"
 #include "derive_command.h"
 #include "query_command.h"
 #include "run_command.h"
@@ -159,6 +160,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                "programs on the runtime shim.",
                "depgraph"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", cli::VersionLine("depgraph"));
   AuditArgs audit;
   CLI::App* audit_cmd = app.add_subcommand(
       "audit", "Races, false serialization, redundancy and a summary of one deps.json. "
@@ -254,8 +256,10 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
     app.parse(reversed);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    err << "error: " << e.what() << "\nRun with --help for usage.\n";
+    err << "error: " << cli::DescribeParseError(app, e, args) << "\nRun with --help for usage.\n";
     return 2;
   }
   if (audit_cmd->parsed()) return RunAuditCommand(audit, out, err);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "cli_usage.h"
 #include "graph_generator.h"
 
 int main(int argc, char** argv) {
@@ -22,7 +23,19 @@ int main(int argc, char** argv) {
   app.add_option("--seed", options.seed, "random seed");
   app.add_option("-o,--output", output, "output deps.json")->required();
   app.add_flag("-q,--quiet", quiet, "print nothing on success");
-  CLI11_PARSE(app, argc, argv);
+  app.set_version_flag("--version", depgraph::cli::VersionLine("gen_graph"));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    std::cerr << "gen_graph: error: " << depgraph::cli::DescribeParseError(app, e, args)
+              << "\nRun with --help for usage.\n";
+    return 2;
+  }
   gen_graph::ParseShape(shape_name, &options.shape);
 
   const auto start = std::chrono::steady_clock::now();
