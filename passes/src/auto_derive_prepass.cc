@@ -413,6 +413,12 @@ bool FunctionFacts::RootsMayAlias(VarId a, VarId b) const {
   return ia != root_memref.end() && ib != root_memref.end() && MemRefsMayAlias(ia->second, ib->second);
 }
 
+bool FunctionFacts::RootsShareBuffer(VarId a, VarId b) const {
+  if (a == b) return true;
+  auto ia = root_memref.find(a), ib = root_memref.find(b);
+  return ia != root_memref.end() && ib != root_memref.end() && ia->second.base == ib->second.base;
+}
+
 FunctionFacts ComputeFunctionFacts(const Program& prog, const Function& fn) {
   return Prepass(prog, fn).Run();
 }

@@ -68,6 +68,9 @@ struct FunctionFacts {
   bool IsComplete(VarId array_var) const;
   /// Root may-alias of §2.1. O(log roots).
   bool RootsMayAlias(VarId a, VarId b) const;
+  /// Whether two roots are, or lie in, one allocation (the same root, or memrefs with the same
+  /// base, whatever their byte ranges): what a gather-family op may read of them. O(log roots).
+  bool RootsShareBuffer(VarId a, VarId b) const;
 };
 
 /// Runs both pre-passes over `fn`. O(statements + vars * alternatives).

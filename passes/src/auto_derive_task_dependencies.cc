@@ -302,9 +302,11 @@ class Walker {
       auto table = RemapTable(*s);
       for (Record& r : frames_.back()) {
         if (!r.dynamic_producer || r.producer < 0) continue;
-        // (e) Iterations are chained at runtime only through InOut lookups of the write.
+        // (e) Iterations are chained at runtime only through InOut lookups of the write, or
+        // by user deps on the TaskId the loop carries from it.
         const bool unchained = trip > 1 && Writes(r.kind) && r.call != nullptr &&
-                               r.call->attrs.arg_directions[static_cast<size_t>(r.arg_index)] != ArgDir::kInOut;
+                               r.call->attrs.arg_directions[static_cast<size_t>(r.arg_index)] != ArgDir::kInOut &&
+                               !ChainedByUserDeps(*s, r);
         auto it = table.find(r.producer);
         if (it != table.end()) {
           r.producer = it->second.target;
@@ -325,6 +327,19 @@ class Walker {
         }
       }
       return;
+    }
+    if (opts_.sound) {
+      // (e) After a loop of unknown trip count, its TaskId (the canonical one of an in-loop
+      // submit, carried out as an iter arg) names the last iteration's task: it covers an
+      // in-loop write of every iteration only when the iterations are chained (an InOut
+      // lookup of the write, or user deps on the carried TaskId).
+      std::vector<Record>& recs = frames_.back();
+      for (size_t i = body_begin; i < recs.size(); ++i) {
+        Record& r = recs[i];
+        if (!r.dynamic_producer || !Writes(r.kind) || r.call == nullptr) continue;
+        const ArgDir dir = r.call->attrs.arg_directions[static_cast<size_t>(r.arg_index)];
+        if (dir != ArgDir::kInOut && !ChainedByUserDeps(*s, r)) r.last_iteration_only = true;
+      }
     }
     if (s->kind == StmtKind::kFor && s->parallel && depth == kDynamicParallelSummaryDepth) {
       for (Record& r : frames_.back()) {
@@ -400,7 +415,10 @@ class Walker {
         reads.push_back(alt);
         for (const std::vector<Record>& frame : frames_) {
           for (const Record& prior : frame) {
-            if (facts_.RootsMayAlias(prior.alt.root, alt.root)) ordered_by_runtime = true;
+            // The op reads an unknown part of the operand's whole allocation (docs/depir.md:
+            // `depgraph run` passes it the entire buffer), so a window of the same memref base
+            // counts even where its bytes are disjoint from the operand's.
+            if (facts_.RootsShareBuffer(prior.alt.root, alt.root)) ordered_by_runtime = true;
           }
         }
       }
