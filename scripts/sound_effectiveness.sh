@@ -14,7 +14,8 @@ if [ "${1:-}" = "--depgraph" ]; then depgraph=$2; shift 2; fi
 programs=("$@")
 [ ${#programs[@]} -gt 0 ] || programs=(data/passes/*.depir data/passes/unsound/*.depir data/passes/unsound/shapes/*.depir)
 # The small bindings the test suite uses for data/passes (docs/depir.md).
-sets=(--set n=4 --set c=2 --set m=4 --set k=2 --set n_steps=3 --set offset=8)
+sets=(--set n=4 --set c=2 --set m=4 --set k=2 --set n_steps=3 --set offset=8 --set go=2 --set skip=0
+      --set qoff=128)
 for i in 0 1 2 3 4 5 6 7 8; do sets+=(--set "c$i=true"); done
 
 all_ref=0 all_sound=0 sound_ref=0 sound_sound=0 count=0 ref_sound_count=0

@@ -165,6 +165,24 @@ TEST(CheckCommand, IssueTenShapesFailTheReferenceAndPassSound) {
   EXPECT_EQ(programs, 8);
 }
 
+// Programs the random generator found (data/passes/unsound/generator/): the reference loses
+// an ordering on each, --sound passes.
+TEST(CheckCommand, GeneratorFindingsFailTheReferenceAndPassSound) {
+  int programs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(
+           testing::SourceDir() + "/data/passes/unsound/generator")) {
+    if (entry.path().extension() != ".depir") continue;
+    ++programs;
+    const std::string program =
+        "data/passes/unsound/generator/" + entry.path().filename().string() + " --set go=2";
+    testing::CommandResult reference = Depgraph("check " + program);
+    EXPECT_EQ(reference.exit_code, 3) << program << "\n" << reference.out << reference.err;
+    testing::CommandResult sound = Depgraph("check --sound " + program);
+    EXPECT_EQ(sound.exit_code, 0) << program << "\n" << sound.out << sound.err;
+  }
+  EXPECT_EQ(programs, 2);
+}
+
 TEST(CheckCommand, PassesWhenCompilerEdgesCoverEveryHazard) {
   testing::CommandResult r = Depgraph(std::string("check ") + kT02);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
