@@ -194,5 +194,33 @@ TEST(LoadDeps, ReadsFromDiskWithProgress) {
   EXPECT_EQ(last, 1.0);
 }
 
+
+// Newer captures (spec/viewer.md §9) carry a top-level "runtime"; host_build_graph ids then use
+// the space layout (space << 62) | (parent << 32) | local, shown t / g<parent>t / p.
+TEST(LoadDeps, NewerCaptureLayoutWithRuntimeKey) {
+  const uint64_t global = 5, sub = (uint64_t{1} << 62) | (uint64_t{3} << 32) | 7,
+                 param = (uint64_t{2} << 62) | 5;
+  const std::string text =
+      "{\"runtime\":\"host_build_graph\",\"edges\":["
+      "{\"pred\":\"" + std::to_string(global) + "\",\"succ\":\"" + std::to_string(sub) +
+      "\",\"arg\":-1,\"source\":\"explicit\"},"
+      "{\"pred\":\"" + std::to_string(param) + "\",\"succ\":\"" + std::to_string(sub) +
+      "\",\"arg\":-1,\"source\":\"explicit\"}]}";
+  DepGraph graph = testing::LoadText(text);
+  EXPECT_EQ(graph.runtime, "host_build_graph");
+  ASSERT_EQ(graph.Display(), IdDisplay::kHbgSpace);
+  EXPECT_EQ(FormatTaskId(global, graph.Display()), "t5");
+  EXPECT_EQ(FormatTaskId(sub, graph.Display()), "g3t7");
+  EXPECT_EQ(FormatTaskId(param, graph.Display()), "p5");  // distinct from the global t5
+  // The same ids without the key keep today's display; a ring capture keeps "(ring, local)".
+  DepGraph old = testing::LoadText(text.substr(0, 1) + text.substr(text.find("\"edges\"")));
+  EXPECT_EQ(old.runtime, "");
+  EXPECT_EQ(old.Display(), IdDisplay::kRing);
+  EXPECT_EQ(FormatTaskId(uint64_t{1} << 32 | 4, IdDisplay::kRing), "(1, 4)");
+  DepGraph tmr = testing::LoadText("{\"runtime\":\"tensormap_and_ringbuffer\"," +
+                                   testing::EdgesJson({{1, (uint64_t{1} << 32) | 2, "tensormap"}}).substr(1));
+  EXPECT_EQ(tmr.Display(), IdDisplay::kRing);
+}
+
 }  // namespace
 }  // namespace depgraph

@@ -129,6 +129,27 @@ void DepGraph::RowsByPair(std::vector<uint32_t>* offsets, std::vector<uint32_t>*
   for (uint32_t r = 0; r < rows.size(); ++r) (*row_ids)[cursor[rows[r].pair]++] = r;
 }
 
+IdDisplay DepGraph::Display() const {
+  if (runtime == "host_build_graph") {
+    for (TaskId id : nodes) {
+      if ((id >> 32) != 0) return IdDisplay::kHbgSpace;
+    }
+  }
+  return UsesRings() ? IdDisplay::kRing : IdDisplay::kLocal;
+}
+
+std::string FormatTaskId(TaskId id, IdDisplay display) {
+  if (display != IdDisplay::kHbgSpace) return FormatTaskId(id, display == IdDisplay::kRing);
+  const uint64_t space = id >> 62, parent = (id >> 32) & 0xFFFFF;
+  const std::string local = std::to_string(LocalOf(id));
+  switch (space) {
+    case 0: return "t" + local;
+    case 1: return "g" + std::to_string(parent) + "t" + local;
+    case 2: return "p" + local;
+    default: return "s3:" + std::to_string(id);  // no such space: show the raw id
+  }
+}
+
 std::string FormatTaskId(TaskId id, bool rings) {
   if (!rings) return std::to_string(LocalOf(id));
   return "(" + std::to_string(RingOf(id)) + ", " + std::to_string(LocalOf(id)) + ")";

@@ -601,6 +601,10 @@ bool DepsLoader::Load(std::string* err) {
       } else if (key == "tensors") {
         raw_tensors_.clear();
         ok = ReadTopLevelArray("tensors", &DepsLoader::ReadTensor);
+      } else if (key == "runtime" && reader_.Peek() == JsonKind::kString) {
+        std::string_view runtime;
+        ok = reader_.ReadString(&runtime) || SyntaxError();
+        graph_.runtime = std::string(runtime);  // newer captures (spec/viewer.md §9)
       } else {
         ok = reader_.SkipValue() || SyntaxError();
       }

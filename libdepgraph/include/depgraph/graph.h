@@ -18,6 +18,12 @@ inline uint32_t RingOf(TaskId id) { return static_cast<uint32_t>((id >> 32) & 0x
 /// Ring-local index of a task id (low 32 bits).
 inline uint32_t LocalOf(TaskId id) { return static_cast<uint32_t>(id & 0xFFFFFFFFu); }
 
+/// How task ids are displayed: the bare local index, "(ring, local)" (tensormap_and_ringbuffer
+/// with several rings), or the host_build_graph space layout of newer captures, where an id is
+/// (space << 62) | (parent << 32) | local and reads "t5" (global), "g3t5" (sub-task 5 of
+/// parent 3) or "p5" (parameter) (spec/viewer.md §9).
+enum class IdDisplay : uint8_t { kLocal, kRing, kHbgSpace };
+
 /// Direction of a task argument as the runtime writes it in `args[].type`.
 enum class ArgType : uint8_t {
   kInput,
@@ -148,6 +154,7 @@ struct DepGraph {
   std::vector<Pair> pairs;          ///< unique pairs, ascending (pred, succ)
   std::vector<int64_t> dims;        ///< storage for every DimList
   std::vector<std::string> overlap_names = {""};  ///< interned `overlap` values
+  std::string runtime;              ///< top-level "runtime" of newer captures ("" when absent)
   PairGraph graph;                  ///< CSR over pairs (edge index == pair index)
 
   /// Index of `id` in nodes, or -1. O(log V).
@@ -171,6 +178,10 @@ struct DepGraph {
   uint32_t FirstPairOf(uint32_t node) const;
   /// Whether any node has a ring other than 0 (switches display to "(ring, local)").
   bool UsesRings() const;
+  /// How this graph's ids are displayed: the host_build_graph space layout when the capture
+  /// says `"runtime": "host_build_graph"` and an id has bits above 32, else "(ring, local)"
+  /// when UsesRings(), else the bare local. O(V).
+  IdDisplay Display() const;
   /// Per pair, the indices of its rows in file order, as a CSR (offsets has pairs+1 entries).
   void RowsByPair(std::vector<uint32_t>* offsets, std::vector<uint32_t>* row_ids) const;
 
@@ -180,5 +191,7 @@ struct DepGraph {
 
 /// Formats a task id for display: bare local when `rings` is false, "(ring, local)" otherwise.
 std::string FormatTaskId(TaskId id, bool rings);
+/// Formats a task id as `display` says (see IdDisplay). O(1).
+std::string FormatTaskId(TaskId id, IdDisplay display);
 
 }  // namespace depgraph
