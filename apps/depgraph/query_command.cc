@@ -14,7 +14,7 @@ namespace {
 struct QueryContext {
   const DepGraph& graph;
   const std::vector<TaskLabel>& labels;
-  bool rings = false;
+  IdDisplay rings = IdDisplay::kLocal;
 
   std::string Display(uint32_t node) const { return FormatTaskId(graph.nodes[node], rings); }
   // "QK" for a submit with names, else its kind ("alloc", "dummy", "submit").
@@ -203,7 +203,7 @@ int RunQueryCommand(const QueryArgs& args, std::ostream& out, std::ostream& err)
   NameMap names;
   if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
   const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
-  const QueryContext ctx{graph, labels, graph.UsesRings()};
+  const QueryContext ctx{graph, labels, graph.Display()};
   int code = 0;
   if (!args.task.empty()) {
     code = AnswerTask(args, ctx, out, err);

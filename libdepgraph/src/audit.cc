@@ -7,7 +7,7 @@ bool RunAudit(const DepGraph& graph, const AuditOptions& options, AuditResult* r
   ReachabilityIndex reach;
   std::vector<uint32_t> cycle;
   if (!reach.Build(graph, &cycle)) {
-    const bool rings = graph.UsesRings();
+    const IdDisplay rings = graph.Display();
     std::string text;
     for (size_t i = 0; i < cycle.size(); ++i) {
       text += (i ? " -> " : "") + FormatTaskId(graph.nodes[cycle[i]], rings);

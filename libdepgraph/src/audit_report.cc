@@ -15,7 +15,7 @@ namespace {
 class Names {
  public:
   explicit Names(const AuditReportInput& input)
-      : graph_(input.graph), labels_(input.labels), rings_(input.graph.UsesRings()) {}
+      : graph_(input.graph), labels_(input.labels), rings_(input.graph.Display()) {}
 
   std::string Id(TaskId id) const { return FormatTaskId(id, rings_); }
   std::string TaskIdOf(uint32_t task) const { return Id(graph_.tasks[task].id); }
@@ -55,7 +55,7 @@ class Names {
  private:
   const DepGraph& graph_;
   const std::vector<TaskLabel>& labels_;
-  bool rings_;
+  IdDisplay rings_;
 };
 
 const char* AccessVerb(const RaceSide& side) {
@@ -109,7 +109,7 @@ std::string LevelProfile(const std::vector<uint64_t>& per_level) {
 int AuditExitCode(const AuditResult& result) { return result.races.total > 0 ? 3 : 0; }
 
 std::string RaceAdvice(const DepGraph& graph, const Race& race) {
-  const bool rings = graph.UsesRings();
+  const IdDisplay rings = graph.Display();
   const std::string first = FormatTaskId(graph.tasks[race.first.task].id, rings);
   const std::string second = FormatTaskId(graph.tasks[race.second.task].id, rings);
   std::string text;

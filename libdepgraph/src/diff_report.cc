@@ -24,7 +24,7 @@ int DiffExitCode(const GraphDiff& diff) { return diff.orderings_lost.empty() ? 0
 
 void WriteDiffText(const DiffReportInput& input, std::ostream& out) {
   const GraphDiff& d = input.diff;
-  const bool rings_a = input.a.UsesRings(), rings_b = input.b.UsesRings();
+  const IdDisplay rings_a = input.a.Display(), rings_b = input.b.Display();
   std::string buf;
   auto pair_text = [&](const DiffPair& p) {
     std::string text = FormatTaskId(p.a_pred, rings_a) + " -> " + FormatTaskId(p.a_succ, rings_a);

@@ -130,7 +130,7 @@ class DotWriter {
         shown_(shown),
         options_(options),
         rich_(options.rich && !graph.tasks.empty()),
-        rings_(graph.UsesRings()),
+        rings_(graph.Display()),
         arg_ids_(graph, rich_ ? InferOutputTensorIds(graph)
                               : std::vector<std::pair<uint32_t, TaskId>>{}) {}
 
@@ -411,7 +411,7 @@ class DotWriter {
   const std::vector<uint8_t>& shown_;
   const DotOptions& options_;
   const bool rich_;
-  const bool rings_;
+  const IdDisplay rings_;
   const ArgTensorIds arg_ids_;
   std::vector<uint32_t> fanin_, fanout_;
   std::vector<std::string> markers_;

@@ -83,7 +83,7 @@ bool BuildIndex(const DepGraph& graph, const std::string& name, ReachabilityInde
                 std::string* err) {
   std::vector<uint32_t> cycle;
   if (index->Build(graph, &cycle)) return true;
-  const bool rings = graph.UsesRings();
+  const IdDisplay rings = graph.Display();
   *err = name + ": dependency graph has a cycle:";
   for (size_t i = 0; i < cycle.size(); ++i) {
     *err += (i ? " -> " : " ") + FormatTaskId(graph.nodes[cycle[i]], rings);

@@ -19,8 +19,12 @@ void AppendSigned(std::string* out, int64_t value) {
   out->append(buf, end);
 }
 
-void AppendId(std::string* out, TaskId id, bool rings) {
-  if (!rings) {
+void AppendId(std::string* out, TaskId id, IdDisplay display) {
+  if (display == IdDisplay::kHbgSpace) {
+    out->append(FormatTaskId(id, display));
+    return;
+  }
+  if (display == IdDisplay::kLocal) {
     AppendNumber(out, LocalOf(id));
     return;
   }
@@ -96,7 +100,7 @@ void WriteTextReport(const DepGraph& graph, const EdgeSelection& selection,
                      const std::vector<TaskLabel>& labels, const std::string& source_path,
                      std::ostream& out) {
   const TextReportCounts counts = CountTextReport(graph, selection);
-  const bool rings = graph.UsesRings();
+  const IdDisplay rings = graph.Display();
   bool any_active = false;
   for (const Task& task : graph.tasks) any_active = any_active || task.HasActiveKernel();
   bool any_name = false;
