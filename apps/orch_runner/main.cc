@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "depgraph/atomic_file.h"
+#include "depgraph/message_quote.h"
+#include "depgraph/utf8.h"
 #include "entry_args.h"
 #include "orchestration_library.h"
 #include "orchestration_run.h"
@@ -39,9 +41,10 @@ struct Options {
   bool quiet = false;
 };
 
-/// Prints "orch_runner: error: MESSAGE" and returns `code`.
+/// Prints "orch_runner: error: MESSAGE" and returns `code`. User text in MESSAGE is escaped
+/// by whoever put it there; a line break left anywhere is escaped here, so it stays one line.
 int Fail(const std::string& message, int code) {
-  std::cerr << "orch_runner: error: " << message << "\n";
+  std::cerr << "orch_runner: error: " << EscapeForMessage(message) << "\n";
   return code;
 }
 
@@ -111,7 +114,9 @@ int Resolve(const Options& opt, RunDescription* desc, RunSettings* settings) {
   if (!opt.ring_heap_size.empty()) {
     uint64_t bytes = 0;
     if (!ParseBytes(opt.ring_heap_size, &bytes)) {
-      return Fail("--ring-heap-size " + opt.ring_heap_size + ": expected a byte count (e.g. 268435456 or 256M)", 2);
+      return Fail("--ring-heap-size " + QuoteForMessage(opt.ring_heap_size) +
+                      ": expected a byte count (e.g. 268435456 or 256M)",
+                  2);
     }
     desc->ring_heap_size = bytes;
   }
@@ -127,7 +132,13 @@ int Resolve(const Options& opt, RunDescription* desc, RunSettings* settings) {
     desc->kernel_names.clear();
     if (!ParseKernelNames(opt.kernel_names, &desc->kernel_names, &err)) return Fail(err, 2);
   }
-  if (!opt.orchestrator_name.empty()) desc->orchestrator_name = opt.orchestrator_name;
+  if (!opt.orchestrator_name.empty()) {
+    if (FindInvalidUtf8(opt.orchestrator_name) != opt.orchestrator_name.size()) {
+      return Fail(
+          "--orchestrator-name " + QuoteForMessage(opt.orchestrator_name) + ": not valid UTF-8", 2);
+    }
+    desc->orchestrator_name = opt.orchestrator_name;
+  }
   return 0;
 }
 
