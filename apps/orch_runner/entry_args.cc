@@ -227,6 +227,54 @@ bool JsonScalar(const json& v, uint64_t* out, std::string* why) {
   return true;
 }
 
+/// Parses the description's `platform` (JSON path `where`): a preset name, or an object
+/// {"name", "clusters", "aiv_per_cluster"} whose counts override the named preset's (a2a3 when
+/// unnamed). False with "<path>: <reason>" in *err.
+bool ParsePlatform(const json& v, const std::string& where, Platform* out, std::string* err) {
+  const std::string expected = std::string("expected a platform name (") + PlatformNames() +
+                               ") or an object {\"name\", \"clusters\", \"aiv_per_cluster\"}";
+  if (v.is_string()) {
+    if (!FindPlatform(v.get<std::string>(), out)) {
+      *err = where + ": " + QuoteForMessage(v.get<std::string>()) + ": " + expected;
+      return false;
+    }
+    return true;
+  }
+  if (!v.is_object()) {
+    *err = where + ": " + expected;
+    return false;
+  }
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (it.key() != "name" && it.key() != "clusters" && it.key() != "aiv_per_cluster") {
+      *err = JsonPathMember(where, it.key()) + ": unknown key (name, clusters, aiv_per_cluster)";
+      return false;
+    }
+  }
+  FindPlatform("a2a3", out);
+  if (v.contains("name")) {
+    const json& name = v["name"];
+    if (!name.is_string() || !FindPlatform(name.get<std::string>(), out)) {
+      *err = where + ".name: expected one of " + PlatformNames();
+      return false;
+    }
+  } else {
+    out->name.clear();
+  }
+  const std::pair<const char*, int32_t> kCounts[] = {{"clusters", kMaxPlatformClusters},
+                                                     {"aiv_per_cluster", kMaxAivPerCluster}};
+  for (const auto& [key, max] : kCounts) {
+    if (!v.contains(key)) continue;
+    const json& n = v[key];
+    if (!n.is_number_integer() || n.get<int64_t>() < 1 || n.get<int64_t>() > max) {
+      *err = where + "." + key + ": expected an integer in 1.." + std::to_string(max);
+      return false;
+    }
+    (std::string(key) == "clusters" ? out->clusters : out->aiv_per_cluster) =
+        static_cast<int32_t>(n.get<int64_t>());
+  }
+  return true;
+}
+
 /// Parses tensors[i] of a description; `where` is its JSON path for messages.
 bool ParseTensorObject(const json& t, const std::string& base_dir, const std::string& where,
                        EntryTensor* out, std::string* err) {
@@ -367,8 +415,8 @@ bool LoadRunDescription(const std::string& path, RunDescription* out, std::strin
   std::string base_dir;
   if (size_t slash = path.rfind('/'); slash != std::string::npos) base_dir = path.substr(0, slash);
   static const std::set<std::string> kKeys = {
-      "tensors", "scalars",      "runtime", "arch",   "ring_heap_size",
-      "entry",   "kernel_names", "comment", "config", "orchestrator_name"};
+      "tensors", "scalars", "runtime",      "arch",    "platform",         "ring_heap_size",
+      "entry",   "config",  "kernel_names", "comment", "orchestrator_name"};
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     if (!kKeys.count(it.key())) {
       *err = p + JsonPathMember("", it.key()) + ": unknown key";
@@ -411,6 +459,14 @@ bool LoadRunDescription(const std::string& path, RunDescription* out, std::strin
       return false;
     }
     out->arch = doc["arch"].get<std::string>();
+  }
+  if (doc.contains("platform")) {
+    Platform platform;
+    if (!ParsePlatform(doc["platform"], "platform", &platform, &why)) {
+      *err = p + why;
+      return false;
+    }
+    out->platform = platform;
   }
   for (const char* key : {"runtime", "entry", "config"}) {
     if (!doc.contains(key)) continue;
