@@ -7,6 +7,10 @@
 #include <tuple>
 #include <vector>
 
+#include "depgraph_passes/depir_parser.h"
+#include "depgraph_passes/ssa_form.h"
+#include "depgraph_shim/shim_runtime.h"
+#include "depir_interpreter.h"
 #include "test_util.h"
 
 namespace depgraph {
@@ -306,6 +310,72 @@ TEST_F(DepirRunTest, MalformedSetIsAUsageError) {
                      " -o deps.json --set n");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(testing::Exists(dir_.File("deps.json")));
+}
+
+// Issue item 6: each loop was capped at 2^22 trips but not the total, so two nested 4M-trip
+// loops ran (and grew) without bound. The whole run is bounded; the error names the loop
+// statement that crossed the bound.
+TEST_F(DepirRunTest, NestedLoopsHitTheRunsWorkBound) {
+  testing::WriteFile(dir_.File("nested.depir"), R"(kernel k(inout a: f32[8]) -> a
+orch main(x: f32[8]) hand {
+  x = for i in range(0, 4194304) iter(x = x) {
+    x = for j in range(0, 4194304) iter(x = x) {
+      yield x
+    }
+    yield x
+  }
+  return x
+}
+)");
+  const auto r = Run("nested.depir -o deps.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("nested.depir:4:5: main: the run exceeds 16777216 loop iterations in all"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  EXPECT_FALSE(testing::Exists(dir_.File("deps.json")));
+}
+
+// The task bound, lowered so that the test stays small: the submit that crosses it is named.
+TEST_F(DepirRunTest, SubmittedTasksAreBounded) {
+  passes::Program program;
+  std::string err;
+  ASSERT_TRUE(passes::ParseDepir(R"(kernel k(inout a: f32[8]) -> a
+orch main(x: f32[8]) hand {
+  x = for i in range(0, 100) iter(x = x) {
+    x = for j in range(0, 100) iter(x = x) {
+      x = k(x) [inout]
+      yield x
+    }
+    yield x
+  }
+  return x
+}
+)",
+                                 "tasks.depir", &program, &err))
+      << err;
+  passes::ConvertToSsa(&program);
+  DepirRunOptions options;
+  options.filename = "tasks.depir";
+  options.max_tasks = 250;
+  shim::ShimRuntime runtime{shim::ShimConfig{}};
+  EXPECT_FALSE(RunDepirOnShim(program, options, &runtime, &err));
+  EXPECT_EQ(err,
+            "tasks.depir:5:7: main: the run exceeds 250 submitted tasks in all (depgraph "
+            "run's work bound)");
+  EXPECT_EQ(runtime.task_count(), 250u);
+  // Within the bounds the same program runs whole.
+  options.max_tasks = 10000;
+  options.max_iterations = 100 + 10000;
+  shim::ShimRuntime whole{shim::ShimConfig{}};
+  EXPECT_TRUE(RunDepirOnShim(program, options, &whole, &err)) << err;
+  EXPECT_EQ(whole.task_count(), 10000u);
+  options.max_iterations = 100 + 9999;
+  shim::ShimRuntime short_one{shim::ShimConfig{}};
+  EXPECT_FALSE(RunDepirOnShim(program, options, &short_one, &err));
+  EXPECT_NE(err.find("tasks.depir:4:5: main: the run exceeds 10099 loop iterations"),
+            std::string::npos)
+      << err;
 }
 
 // Every reference program runs with some binding of its free names.

@@ -87,5 +87,66 @@ TEST(JsonReader, LongStringsAcrossWordBoundaries) {
   }
 }
 
+// The error of reading `text` as one document ("" if it reads).
+std::string ReadError(const std::string& text) {
+  JsonReader r;
+  r.OpenBuffer(text);
+  if (r.SkipValue() && r.ExpectEnd()) return "";
+  return r.error();
+}
+
+// RFC 8259 section 8.1: JSON text is UTF-8. Ill-formed sequences are errors where they start,
+// in values and keys, with or without escapes before them in the string.
+TEST(JsonReader, StringsMustBeWellFormedUtf8) {
+  const std::string bad[] = {
+      "\xff",              // never in UTF-8
+      "\x80",              // stray continuation byte
+      "\xc0\xaf",          // overlong '/'
+      "\xe0\x80\xaf",      // overlong, three bytes
+      "\xf0\x80\x80\xaf",  // overlong, four bytes
+      "\xed\xa0\x80",      // raw UTF-16 surrogate U+D800
+      "\xf4\x90\x80\x80",  // above U+10FFFF
+      "\xe2\x82",          // cut short
+  };
+  for (const std::string& b : bad) {
+    EXPECT_EQ(ReadError("[\"ab" + b + "\"]"), "line 1:column 5: invalid UTF-8 in string") << b;
+    EXPECT_EQ(ReadError("{\"k" + b + "\": 1}"), "line 1:column 4: invalid UTF-8 in string") << b;
+    EXPECT_EQ(ReadError("[\"\\n" + b + "\"]"), "line 1:column 5: invalid UTF-8 in string") << b;
+    EXPECT_EQ(ReadError("[\"0123456789abcdef" + b + "\"]"),
+              "line 1:column 19: invalid UTF-8 in string")
+        << b;
+  }
+  JsonReader r;
+  r.OpenBuffer(
+      "[\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e and a long ASCII tail\", \"\\t\xc3\xa9\"]");
+  std::string_view s;
+  ASSERT_TRUE(r.BeginArray() && r.NextElement() && r.ReadString(&s)) << r.error();
+  EXPECT_EQ(s, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e and a long ASCII tail");
+  ASSERT_TRUE(r.NextElement() && r.ReadString(&s)) << r.error();
+  EXPECT_EQ(s, "\t\xc3\xa9");
+}
+
+// A \u escape of a UTF-16 surrogate encodes nothing unless a high one is followed by an
+// escaped low one.
+TEST(JsonReader, LoneSurrogateEscapesAreErrors) {
+  for (const char* bad : {"[\"ab\\ud800\"]", "[\"ab\\udc00\"]", "[\"ab\\ud800\\u0041\"]",
+                          "[\"ab\\ud800x\"]", "[\"ab\\udbff\\ud800\"]"}) {
+    EXPECT_EQ(ReadError(bad), "line 1:column 5: lone UTF-16 surrogate in \\u escape") << bad;
+  }
+  JsonReader r;
+  r.OpenBuffer("\"\\ud83d\\ude00\"");
+  std::string_view s;
+  ASSERT_TRUE(r.ReadString(&s)) << r.error();
+  EXPECT_EQ(s, "\xf0\x9f\x98\x80");
+}
+
+// A word that only starts like a literal is a syntax error, not "null".
+TEST(JsonReader, WordsThatOnlyStartLikeLiteralsAreInvalid) {
+  EXPECT_EQ(ReadError("not json"), "line 1:column 1: invalid JSON value");
+  EXPECT_EQ(ReadError("[nul]"), "line 1:column 2: invalid JSON value");
+  EXPECT_EQ(ReadError("[tru, 1]"), "line 1:column 2: invalid JSON value");
+  EXPECT_EQ(ReadError("nullx"), "line 1:column 5: extra data after the JSON document");
+}
+
 }  // namespace
 }  // namespace depgraph

@@ -132,6 +132,42 @@ TEST(LoadDepsErrors, TopLevelMustBeAnObject) {
   EXPECT_EQ(LoadError("[]"), "deps.json: expected a JSON object at the top level, got array");
 }
 
+// A file that is not JSON at all is a syntax error at its line and column ("not json" only
+// starts like null); a well-formed document of the wrong kind stays a semantic error.
+TEST(LoadDepsErrors, NotJsonIsASyntaxErrorAtItsPlace) {
+  EXPECT_EQ(LoadError("not json"), "deps.json: line 1:column 1: invalid JSON value");
+  EXPECT_EQ(LoadError("\n  nope"), "deps.json: line 2:column 3: invalid JSON value");
+  EXPECT_EQ(LoadError("[1,\n2"),
+            "deps.json: line 2:column 2: unexpected end of file inside an array");
+  EXPECT_EQ(LoadError("null"), "deps.json: expected a JSON object at the top level, got null");
+  EXPECT_EQ(LoadError("\"x\" 1"), "deps.json: line 1:column 5: extra data after the JSON document");
+}
+
+// RFC 8259 input is UTF-8: invalid bytes, overlong forms, raw surrogates and lone surrogate
+// escapes are rejected at their line and column instead of reaching the outputs raw.
+TEST(LoadDepsErrors, InvalidUtf8IsRejected) {
+  EXPECT_EQ(LoadError("{\"edges\":[{\"pred\":1,\"succ\":2,\"overlap\":\"a\xff\"}]}"),
+            "deps.json: line 1:column 42: invalid UTF-8 in string");
+  EXPECT_EQ(LoadError("{\"edges\":[{\"pred\":1,\"succ\":2,\"overlap\":\"\xc0\xaf\"}]}"),
+            "deps.json: line 1:column 41: invalid UTF-8 in string");
+  EXPECT_EQ(LoadError("{\"tasks\":[{\"task_id\":1,\"scope\":\"\xed\xa0\x80\"}]}"),
+            "deps.json: line 1:column 33: invalid UTF-8 in string");
+  EXPECT_EQ(LoadError("{\"tasks\":[{\"task_id\":1,\"x\\ud800\":0}]}"),
+            "deps.json: line 1:column 26: lone UTF-16 surrogate in \\u escape");
+}
+
+// Strings echoed into messages are escaped and cut short: one line, nothing raw.
+TEST(LoadDepsErrors, EchoedStringsAreEscaped) {
+  EXPECT_EQ(LoadError(R"({"edges":[{"pred":"1\n\u001b[2J\"","succ":2}]})"),
+            "deps.json: edges[0].pred: expected an unsigned 64-bit id, got \"1\\n\\u001B[2J\\\"\"");
+  EXPECT_EQ(LoadError(R"({"edges":")" + std::string(100, 'x') + R"("})"),
+            "deps.json: edges: expected an array, got \"" + std::string(40, 'x') + "\"...");
+  DepGraph graph;
+  std::string err;
+  EXPECT_FALSE(LoadDepsJsonText("[]", "dir\nname\x1b.json", &graph, &err));
+  EXPECT_EQ(err, "dir\\nname\\u001B.json: expected a JSON object at the top level, got array");
+}
+
 TEST(LoadDepsErrors, SectionsMustBeArrays) {
   EXPECT_EQ(LoadError(R"({"edges":"abc"})"), "deps.json: edges: expected an array, got \"abc\"");
   EXPECT_EQ(LoadError(R"({"edges":7})"), "deps.json: edges: expected an array, got 7");

@@ -61,6 +61,36 @@ TEST(NameMap, UnreadableIsAWarningCase) {
   EXPECT_EQ(Load("{not json", &map, &err), NameMapStatus::kUnreadable);
 }
 
+// Input that is not JSON, including text that is not UTF-8, is still the warning case, now
+// with the place of the problem.
+TEST(NameMap, NotJsonOrNotUtf8IsUnreadableAtItsPlace) {
+  NameMap map;
+  std::string err;
+  EXPECT_EQ(Load("{not json", &map, &err), NameMapStatus::kUnreadable);
+  EXPECT_EQ(err, "line 1:column 2: expected a string key");
+  EXPECT_EQ(Load("{\"0\": \"Q\xffK\"}", &map, &err), NameMapStatus::kUnreadable);
+  EXPECT_EQ(err, "line 1:column 9: invalid UTF-8 in string");
+  EXPECT_TRUE(map.empty());
+  EXPECT_EQ(Load("{\"0\": \"\xc0\x80\"}", &map, &err), NameMapStatus::kUnreadable);
+  EXPECT_EQ(err, "line 1:column 8: invalid UTF-8 in string");
+  EXPECT_EQ(Load(R"({"0": "Q\ud800"})", &map, &err), NameMapStatus::kUnreadable);
+  EXPECT_EQ(err, "line 1:column 9: lone UTF-16 surrogate in \\u escape");
+  ASSERT_EQ(Load("{\"0\": \"caf\xc3\xa9\"}", &map, &err), NameMapStatus::kOk) << err;
+  EXPECT_EQ(*map.Find(0), "caf\xc3\xa9");
+}
+
+// Keys echoed into messages are escaped: one line, no raw control characters.
+TEST(NameMap, EchoedKeysAreEscaped) {
+  NameMap map;
+  std::string err;
+  EXPECT_EQ(Load(R"({"callable_id_to_name":{"a\nb\u001b":5}})", &map, &err),
+            NameMapStatus::kInvalid);
+  EXPECT_NE(err.find(": callable_id_to_name[\"a\\nb\\u001B\"]: expected a string name, got number"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+}
+
 TEST(NameMap, DiscoveryPicksNewestThenGreatestName) {  // reference test 1, spec §6.2 E
   namespace fs = std::filesystem;
   TempDir dir;

@@ -6,8 +6,9 @@
 #include <unordered_map>
 
 #include "depgraph_passes/lexical_blocks.h"
-#include "depir_frame.h"
 #include "depgraph_shim/shim_runtime.h"
+#include "depir_frame.h"
+#include "depir_work_bound.h"
 #include "pto_orchestration_api.h"
 
 namespace depgraph {
@@ -52,9 +53,13 @@ void CollectDynamicOps(const std::vector<Stmt>& body, std::vector<std::string>* 
 // The interpreter proper: one instance per run.
 class Interpreter {
  public:
-  Interpreter(const Program& program, const DepirRunOptions& options,
-              shim::ShimRuntime* runtime, DepirRunTrace* trace)
-      : program_(program), options_(options), rt_(runtime), trace_(trace) {
+  Interpreter(const Program& program, const DepirRunOptions& options, shim::ShimRuntime* runtime,
+              DepirRunTrace* trace)
+      : program_(program),
+        options_(options),
+        rt_(runtime),
+        trace_(trace),
+        work_(options.max_iterations, options.max_tasks) {
     for (const auto& [id, name] : DepirKernelNames(program)) {
       if (id >= static_cast<int32_t>(program.kernels.size())) dynamic_ids_[name] = id;
     }
@@ -273,6 +278,7 @@ class Interpreter {
       infos.emplace_back(shape.data(), static_cast<uint32_t>(shape.size()), ToDataType(e->dtype),
                          e->manual_dep);
     }
+    work_.Task();
     const TaskOutputTensors out = alloc_tensors(infos.data(), static_cast<uint32_t>(infos.size()));
     CheckFatal("create");
     for (size_t i = 0; i < creates.size(); ++i) {
@@ -313,6 +319,7 @@ class Interpreter {
       int64_t trips = 0;
       for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
         if (++trips > kMaxTrips) throw RunError("loop runs more than 2^22 iterations");
+        work_.Iteration();
         Assign(f, s.loop_var, Value::Int(i));
         carried = RunIteration(f, s, carried);
         if (f->returned) return;
@@ -322,6 +329,7 @@ class Interpreter {
       const int64_t trips = SetValue(cond, "while trip count");
       if (trips < 0 || trips > kMaxTrips) throw RunError("while trip count out of range");
       for (int64_t i = 0; i < trips; ++i) {
+        work_.Iteration();
         carried = RunIteration(f, s, carried);
         if (f->returned) return;
       }
@@ -496,6 +504,7 @@ class Interpreter {
         const std::vector<PTO2TaskId> deps = CollectDeps(*f, vars);
         CoreTaskArgs args;
         if (!deps.empty()) args.set_dependencies(deps.data(), static_cast<uint32_t>(deps.size()));
+        work_.Task();
         const TaskOutputTensors out = rt_submit_dummy_task(args);
         CheckFatal("task_dummy");
         return {Value::Tid(out.task_id())};
@@ -617,6 +626,7 @@ class Interpreter {
     if (!deps.empty()) args.set_dependencies(deps.data(), static_cast<uint32_t>(deps.size()));
     if (e.attrs.allow_early_resolve) args.set_allow_early_resolve(true);
     const int32_t kernel_id = static_cast<int32_t>(&k - program_.kernels.data());
+    work_.Task();
     const TaskOutputTensors out = rt_submit_aiv_task(kernel_id, args);
     CheckFatal(where);
 
@@ -674,6 +684,7 @@ class Interpreter {
       }
       args.add_output(info);
     }
+    work_.Task();
     const TaskOutputTensors out = rt_submit_aiv_task(dynamic_ids_.at(e.callee), args);
     CheckFatal(where);
     if (!has_result) return {};
@@ -714,6 +725,7 @@ class Interpreter {
   std::string current_fn_;
   SourcePos error_pos_;  ///< innermost statement an error escaped from
   int depth_ = 0;
+  depir_run::WorkBound work_;  ///< loop iterations and tasks against the run's bound
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "depgraph_passes/ir.h"
+#include "depir_work_bound.h"
 
 namespace depgraph::shim {
 class ShimRuntime;
@@ -25,6 +26,10 @@ struct DepirRunOptions {
   std::map<std::string, int64_t> sets;
   /// File name used as the prefix of error messages.
   std::string filename;
+  /// The run's work bound (depir_work_bound.h): loop iterations over all loops, and tasks
+  /// submitted; past either the run stops with an error at the statement.
+  int64_t max_iterations = depir_run::kMaxRunIterations;
+  int64_t max_tasks = depir_run::kMaxRunTasks;
 };
 
 /// One executed `create`: the allocation task that made its tensor and the tensor's buffer.

@@ -2,20 +2,28 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
+#include "depgraph/json_dom.h"
+#include "depgraph/message_quote.h"
+#include "depgraph/utf8.h"
+#include "regular_file.h"
+
 namespace depgraph::orch_runner {
 
 namespace {
 
-using nlohmann::json;
+// Ordered: a description's objects keep their key order (kernel_names as the runtime wrote it).
+using json = nlohmann::ordered_json;
+
+/// Largest run description read, in bytes (inline values of big tensors belong in data files).
+constexpr uint64_t kMaxDescriptionBytes = uint64_t{1} << 30;
 
 constexpr const char* kDtypeNames[kDtypeCount] = {
     "FLOAT32", "FLOAT16", "INT32",  "INT16", "INT8",      "UINT8",   "BFLOAT16", "INT64",
@@ -66,6 +74,20 @@ uint16_t FloatToBf16(float f) {
   return static_cast<uint16_t>(x >> 16);
 }
 
+/// `d` as a float, rounded to nearest; false when it lies beyond the float range (the
+/// conversion would be undefined) unless it is an infinity.
+bool ToFloat(double d, float* f) {
+  if (std::isfinite(d) && std::fabs(d) > static_cast<double>(FLT_MAX)) {
+    // Values that round to FLT_MAX (within half an ulp above it) still fit.
+    const double limit = static_cast<double>(FLT_MAX) + std::ldexp(1.0, 103);
+    if (std::fabs(d) >= limit) return false;
+    *f = d > 0 ? FLT_MAX : -FLT_MAX;
+    return true;
+  }
+  *f = static_cast<float>(d);
+  return true;
+}
+
 /// Appends the low `bytes` bytes of `v`, little-endian.
 void PutLe(std::vector<unsigned char>* out, uint64_t v, uint64_t bytes) {
   for (uint64_t i = 0; i < bytes; ++i) out->push_back(static_cast<unsigned char>(v >> (8 * i)));
@@ -79,7 +101,11 @@ bool EncodeValue(const json& v, int dtype, std::vector<unsigned char>* out, std:
       *why = "expected a number";
       return false;
     }
-    float f = v.get<float>();
+    float f = 0;
+    if (!ToFloat(v.get<double>(), &f)) {
+      *why = v.dump() + " does not fit " + DtypeName(dtype) + " (beyond the float range)";
+      return false;
+    }
     if (dtype == kF32) {
       uint32_t bits;
       std::memcpy(&bits, &f, 4);
@@ -130,14 +156,20 @@ bool EncodeValue(const json& v, int dtype, std::vector<unsigned char>* out, std:
   return true;
 }
 
-/// Reads a whole file. False with a reason naming the file.
-bool ReadBinaryFile(const std::string& path, std::vector<unsigned char>* out, std::string* why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *why = "cannot read data file " + path + ": " + std::strerror(errno);
+/// Reads the data file of `t`: a regular file of exactly t.nbytes() bytes, of which no more
+/// than that is ever read. False with a reason naming the file.
+bool ReadDataFile(const std::string& path, EntryTensor* t, std::string* why) {
+  uint64_t size = 0;
+  std::string reason;
+  if (!ReadRegularFile(path, t->nbytes(), &t->data, &size, &reason)) {
+    *why = "data file " + EscapeForMessage(path) + " " + reason;
     return false;
   }
-  out->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (size != t->nbytes() || t->data.size() != t->nbytes()) {
+    *why = "data file " + EscapeForMessage(path) + " has " + std::to_string(size) +
+           " bytes, the tensor needs " + std::to_string(t->nbytes());
+    return false;
+  }
   return true;
 }
 
@@ -156,16 +188,6 @@ bool CheckShape(const std::vector<uint32_t>& shape, std::string* why) {
   return true;
 }
 
-/// The data holds exactly numel * element size bytes.
-bool CheckDataSize(const EntryTensor& t, std::string* why) {
-  if (t.data.size() != t.nbytes()) {
-    *why = "data has " + std::to_string(t.data.size()) + " bytes, the tensor needs " +
-           std::to_string(t.nbytes());
-    return false;
-  }
-  return true;
-}
-
 /// Parses a scalar given in the description (number, string or {"f32"|"f64": x}).
 bool JsonScalar(const json& v, uint64_t* out, std::string* why) {
   if (v.is_number_unsigned()) {
@@ -173,7 +195,11 @@ bool JsonScalar(const json& v, uint64_t* out, std::string* why) {
   } else if (v.is_number_integer()) {
     *out = static_cast<uint64_t>(v.get<int64_t>());
   } else if (v.is_number_float()) {
-    float f = v.get<float>();
+    float f = 0;
+    if (!ToFloat(v.get<double>(), &f)) {
+      *why = v.dump() + " is beyond the f32 range";
+      return false;
+    }
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
     *out = bits;
@@ -182,7 +208,11 @@ bool JsonScalar(const json& v, uint64_t* out, std::string* why) {
   } else if (v.is_object() && v.size() == 1 && (v.contains("f32") || v.contains("f64")) &&
              v.begin()->is_number()) {
     if (v.contains("f32")) {
-      float f = v["f32"].get<float>();
+      float f = 0;
+      if (!ToFloat(v["f32"].get<double>(), &f)) {
+        *why = v["f32"].dump() + " is beyond the f32 range";
+        return false;
+      }
       uint32_t bits;
       std::memcpy(&bits, &f, 4);
       *out = bits;
@@ -197,6 +227,54 @@ bool JsonScalar(const json& v, uint64_t* out, std::string* why) {
   return true;
 }
 
+/// Parses the description's `platform` (JSON path `where`): a preset name, or an object
+/// {"name", "clusters", "aiv_per_cluster"} whose counts override the named preset's (a2a3 when
+/// unnamed). False with "<path>: <reason>" in *err.
+bool ParsePlatform(const json& v, const std::string& where, Platform* out, std::string* err) {
+  const std::string expected = std::string("expected a platform name (") + PlatformNames() +
+                               ") or an object {\"name\", \"clusters\", \"aiv_per_cluster\"}";
+  if (v.is_string()) {
+    if (!FindPlatform(v.get<std::string>(), out)) {
+      *err = where + ": " + QuoteForMessage(v.get<std::string>()) + ": " + expected;
+      return false;
+    }
+    return true;
+  }
+  if (!v.is_object()) {
+    *err = where + ": " + expected;
+    return false;
+  }
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (it.key() != "name" && it.key() != "clusters" && it.key() != "aiv_per_cluster") {
+      *err = JsonPathMember(where, it.key()) + ": unknown key (name, clusters, aiv_per_cluster)";
+      return false;
+    }
+  }
+  FindPlatform("a2a3", out);
+  if (v.contains("name")) {
+    const json& name = v["name"];
+    if (!name.is_string() || !FindPlatform(name.get<std::string>(), out)) {
+      *err = where + ".name: expected one of " + PlatformNames();
+      return false;
+    }
+  } else {
+    out->name.clear();
+  }
+  const std::pair<const char*, int32_t> kCounts[] = {{"clusters", kMaxPlatformClusters},
+                                                     {"aiv_per_cluster", kMaxAivPerCluster}};
+  for (const auto& [key, max] : kCounts) {
+    if (!v.contains(key)) continue;
+    const json& n = v[key];
+    if (!n.is_number_integer() || n.get<int64_t>() < 1 || n.get<int64_t>() > max) {
+      *err = where + "." + key + ": expected an integer in 1.." + std::to_string(max);
+      return false;
+    }
+    (std::string(key) == "clusters" ? out->clusters : out->aiv_per_cluster) =
+        static_cast<int32_t>(n.get<int64_t>());
+  }
+  return true;
+}
+
 /// Parses tensors[i] of a description; `where` is its JSON path for messages.
 bool ParseTensorObject(const json& t, const std::string& base_dir, const std::string& where,
                        EntryTensor* out, std::string* err) {
@@ -207,7 +285,7 @@ bool ParseTensorObject(const json& t, const std::string& base_dir, const std::st
   static const std::set<std::string> kKeys = {"name", "shape", "dtype", "values", "data_file"};
   for (auto it = t.begin(); it != t.end(); ++it) {
     if (!kKeys.count(it.key())) {
-      *err = where + "." + it.key() + ": unknown key";
+      *err = JsonPathMember(where, it.key()) + ": unknown key";
       return false;
     }
   }
@@ -268,7 +346,7 @@ bool ParseTensorObject(const json& t, const std::string& base_dir, const std::st
     }
     std::string file = t["data_file"].get<std::string>();
     if (!file.empty() && file[0] != '/' && !base_dir.empty()) file = base_dir + "/" + file;
-    if (!ReadBinaryFile(file, &out->data, &why) || !CheckDataSize(*out, &why)) {
+    if (!ReadDataFile(file, out, &why)) {
       *err = where + ".data_file: " + why;
       return false;
     }
@@ -311,40 +389,37 @@ uint64_t EntryTensor::numel() const {
 uint64_t EntryTensor::nbytes() const { return numel() * DtypeSize(dtype); }
 
 bool LoadRunDescription(const std::string& path, RunDescription* out, std::string* err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *err = path + ": cannot read: " + std::strerror(errno);
+  const std::string p = EscapeForMessage(path) + ": ";
+  std::vector<unsigned char> bytes;
+  uint64_t size = 0;
+  std::string why;
+  if (!ReadRegularFile(path, kMaxDescriptionBytes, &bytes, &size, &why)) {
+    *err = p + why;
     return false;
   }
-  json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    // Re-parse with exceptions only to get the position of the syntax error.
-    in.clear();
-    in.seekg(0);
-    try {
-      json ignored = json::parse(in);
-      (void)ignored;
-    } catch (const json::parse_error& e) {
-      *err = path + ": invalid JSON: " + e.what();
-      return false;
-    }
-    *err = path + ": invalid JSON";
+  if (size > kMaxDescriptionBytes) {
+    *err = p + "larger than " + std::to_string(kMaxDescriptionBytes >> 20) +
+           " MiB (give large tensor contents as data_file)";
+    return false;
+  }
+  json doc;
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (!ParseJsonDocument(text, &doc, &why)) {
+    *err = p + why;
     return false;
   }
   if (!doc.is_object()) {
-    *err = path + ": expected a JSON object at the top level";
+    *err = p + "expected a JSON object at the top level, got " + doc.type_name();
     return false;
   }
   std::string base_dir;
   if (size_t slash = path.rfind('/'); slash != std::string::npos) base_dir = path.substr(0, slash);
-  const std::string p = path + ": ";
-  static const std::set<std::string> kKeys = {"tensors", "scalars", "runtime", "arch",
-                                               "ring_heap_size",
-                                               "entry", "config", "kernel_names",
-                                               "orchestrator_name", "comment"};
+  static const std::set<std::string> kKeys = {
+      "tensors", "scalars", "runtime",      "arch",    "platform",         "ring_heap_size",
+      "entry",   "config",  "kernel_names", "comment", "orchestrator_name"};
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     if (!kKeys.count(it.key())) {
-      *err = p + it.key() + ": unknown key";
+      *err = p + JsonPathMember("", it.key()) + ": unknown key";
       return false;
     }
   }
@@ -385,6 +460,14 @@ bool LoadRunDescription(const std::string& path, RunDescription* out, std::strin
     }
     out->arch = doc["arch"].get<std::string>();
   }
+  if (doc.contains("platform")) {
+    Platform platform;
+    if (!ParsePlatform(doc["platform"], "platform", &platform, &why)) {
+      *err = p + why;
+      return false;
+    }
+    out->platform = platform;
+  }
   for (const char* key : {"runtime", "entry", "config"}) {
     if (!doc.contains(key)) continue;
     if (!doc[key].is_string() || doc[key].get<std::string>().empty()) {
@@ -423,11 +506,15 @@ bool LoadRunDescription(const std::string& path, RunDescription* out, std::strin
         out->kernel_names.emplace_back(static_cast<int>(i), k[i].get<std::string>());
       }
     } else if (k.is_object()) {
+      // In file order: the name map written lists the ids as the description does.
       for (auto it = k.begin(); it != k.end(); ++it) {
         char* end = nullptr;
+        errno = 0;
         long id = std::strtol(it.key().c_str(), &end, 10);
-        if (it.key().empty() || *end != '\0' || id < 0 || !it.value().is_string()) {
-          *err = p + "kernel_names." + it.key() + ": expected \"<id>\": \"<name>\"";
+        if (it.key().empty() || *end != '\0' || errno != 0 || id < 0 || id > INT32_MAX ||
+            !std::isdigit(static_cast<unsigned char>(it.key()[0])) || !it.value().is_string()) {
+          *err = p + JsonPathMember("kernel_names", it.key()) +
+                 ": expected \"<id>\": \"<name>\" with an id in 0..2147483647";
           return false;
         }
         out->kernel_names.emplace_back(static_cast<int>(id), it.value().get<std::string>());
@@ -449,7 +536,7 @@ bool LoadRunDescription(const std::string& path, RunDescription* out, std::strin
 }
 
 bool ParseTensorSpec(const std::string& spec, EntryTensor* out, std::string* err) {
-  const std::string what = "--tensor " + spec + ": ";
+  const std::string what = "--tensor " + EscapeForMessage(spec) + ": ";
   size_t colon = spec.find(':');
   if (colon == std::string::npos) {
     *err = what + "expected DTYPE:D0xD1x...[=v0,v1,...|@file]";
@@ -457,7 +544,7 @@ bool ParseTensorSpec(const std::string& spec, EntryTensor* out, std::string* err
   }
   out->dtype = DtypeFromName(spec.substr(0, colon));
   if (out->dtype < 0) {
-    *err = what + "unknown dtype " + spec.substr(0, colon);
+    *err = what + "unknown dtype " + QuoteForMessage(spec.substr(0, colon));
     return false;
   }
   size_t tail = spec.find_first_of("=@", colon + 1);
@@ -470,7 +557,7 @@ bool ParseTensorSpec(const std::string& spec, EntryTensor* out, std::string* err
     errno = 0;
     unsigned long long v = std::strtoull(dim.c_str(), &end, 10);
     if (dim.empty() || *end != '\0' || errno != 0 || v > UINT32_MAX || dim[0] == '-') {
-      *err = what + "bad dim '" + dim + "'";
+      *err = what + "bad dim " + QuoteForMessage(dim);
       return false;
     }
     out->shape.push_back(static_cast<uint32_t>(v));
@@ -480,11 +567,11 @@ bool ParseTensorSpec(const std::string& spec, EntryTensor* out, std::string* err
     *err = what + why;
     return false;
   }
-  out->name = "--tensor " + spec;
+  out->name = "--tensor " + EscapeForMessage(spec);
   if (tail == std::string::npos) return true;
   std::string rest = spec.substr(tail + 1);
   if (spec[tail] == '@') {
-    if (!ReadBinaryFile(rest, &out->data, &why) || !CheckDataSize(*out, &why)) {
+    if (!ReadDataFile(rest, out, &why)) {
       *err = what + why;
       return false;
     }
@@ -495,9 +582,9 @@ bool ParseTensorSpec(const std::string& spec, EntryTensor* out, std::string* err
   std::string item;
   json values = json::array();
   while (std::getline(vs, item, ',')) {
-    json v = json::parse(item, nullptr, false);
-    if (v.is_discarded() || !v.is_number()) {
-      *err = what + "bad value '" + item + "'";
+    json v;
+    if (!ParseJsonDocument(item, &v, &why) || !v.is_number()) {
+      *err = what + "bad value " + QuoteForMessage(item) + " (expected a finite JSON number)";
       return false;
     }
     values.push_back(v);
@@ -518,16 +605,25 @@ bool ParseTensorSpec(const std::string& spec, EntryTensor* out, std::string* err
 }
 
 bool ParseScalarSpec(const std::string& spec, uint64_t* out, std::string* err) {
-  const std::string what = "scalar '" + spec + "': ";
+  const std::string what = "scalar " + QuoteForMessage(spec) + ": ";
   if (spec.rfind("f32:", 0) == 0 || spec.rfind("f64:", 0) == 0) {
     char* end = nullptr;
+    errno = 0;
     double d = std::strtod(spec.c_str() + 4, &end);
-    if (spec.size() == 4 || *end != '\0') {
+    if (spec.size() == 4 || *end != '\0' || std::isspace(static_cast<unsigned char>(spec[4]))) {
       *err = what + "bad floating-point value";
       return false;
     }
+    float f = 0;
+    if (errno == ERANGE && std::isinf(d)) {
+      *err = what + "out of range (beyond a double)";
+      return false;
+    }
+    if (spec[1] == '3' && !ToFloat(d, &f)) {
+      *err = what + "out of range (beyond a float)";
+      return false;
+    }
     if (spec[1] == '3') {
-      float f = static_cast<float>(d);
       uint32_t bits;
       std::memcpy(&bits, &f, 4);
       *out = bits;
@@ -573,16 +669,22 @@ bool ParseKernelNames(const std::string& spec, std::vector<std::pair<int, std::s
     std::string name = item;
     if (eq != std::string::npos) {
       char* end = nullptr;
+      errno = 0;
       long v = std::strtol(item.c_str(), &end, 10);
-      if (end != item.c_str() + eq || v < 0) {
-        *err = "--kernel-names: bad id in '" + item + "'";
+      if (end != item.c_str() + eq || eq == 0 || v < 0 || v > INT32_MAX || errno != 0 ||
+          !std::isdigit(static_cast<unsigned char>(item[0]))) {
+        *err = "--kernel-names: bad id in " + QuoteForMessage(item);
         return false;
       }
       id = static_cast<int>(v);
       name = item.substr(eq + 1);
     }
     if (name.empty()) {
-      *err = "--kernel-names: empty name in '" + spec + "'";
+      *err = "--kernel-names: empty name in " + QuoteForMessage(spec);
+      return false;
+    }
+    if (FindInvalidUtf8(name) != name.size()) {
+      *err = "--kernel-names: " + QuoteForMessage(name) + " is not valid UTF-8";
       return false;
     }
     out->emplace_back(id, name);

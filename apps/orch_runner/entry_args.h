@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "platform.h"
+
 namespace depgraph::orch_runner {
 
 /// Number of element types of the runtime's DataType enum (values 0..14, runtime.md §0).
@@ -42,7 +44,8 @@ struct RunDescription {
   std::vector<EntryTensor> tensors;   ///< in entry order: orch_args.tensor(i)
   std::vector<uint64_t> scalars;      ///< in entry order: orch_args.scalar(i)
   std::optional<std::string> runtime; ///< "tensormap_and_ringbuffer" | "host_build_graph"
-  std::optional<std::string> arch;    ///< "a2a3" | "a5": available core counts
+  std::optional<std::string> arch;    ///< "a2a3" | "a5": the chip (default platform)
+  std::optional<Platform> platform;   ///< clusters and cores; default: the arch's full chip
   std::optional<uint64_t> ring_heap_size;  ///< bytes per ring heap
   std::optional<std::string> entry;   ///< entry symbol name
   std::optional<std::string> config;  ///< config symbol name

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "depgraph/atomic_file.h"
+#include "depgraph/message_quote.h"
+#include "depgraph/utf8.h"
 #include "entry_args.h"
 #include "orchestration_library.h"
 #include "orchestration_run.h"
@@ -29,6 +31,7 @@ struct Options {
   std::vector<std::string> scalars;
   std::string runtime;
   std::string arch;
+  std::string platform;
   std::string ring_heap_size;
   std::string entry;
   std::string config;
@@ -39,10 +42,36 @@ struct Options {
   bool quiet = false;
 };
 
-/// Prints "orch_runner: error: MESSAGE" and returns `code`.
+/// Prints "orch_runner: error: MESSAGE" and returns `code`. User text in MESSAGE is escaped
+/// by whoever put it there; a line break left anywhere is escaped here, so it stays one line.
 int Fail(const std::string& message, int code) {
-  std::cerr << "orch_runner: error: " << message << "\n";
+  std::cerr << "orch_runner: error: " << EscapeForMessage(message) << "\n";
   return code;
+}
+
+/// The platform of the run: --platform, else the description's, else the arch's full chip.
+/// Returns 0 or the exit code of a usage error (message printed).
+int ResolvePlatform(const Options& opt, RunDescription* desc, RunSettings* settings) {
+  if (!opt.platform.empty()) {
+    Platform platform;
+    FindPlatform(opt.platform, &platform);  // CLI11 checked the name
+    desc->platform = platform;
+  }
+  Platform platform;
+  if (desc->platform) {
+    platform = *desc->platform;
+  } else {
+    FindPlatform(desc->arch && *desc->arch == "a5" ? "a5" : "a2a3", &platform);
+  }
+  const std::string_view family = PlatformArch(platform);
+  if (desc->arch && !family.empty() && family != *desc->arch) {
+    return Fail("platform " + platform.name + " is an " + std::string(family) +
+                    " platform, but the arch is " + *desc->arch + " (--arch / \"arch\")",
+                2);
+  }
+  settings->available_clusters = platform.clusters;
+  settings->available_aiv = platform.aiv();
+  return 0;
 }
 
 /// Parses a byte count with an optional K, M or G suffix (powers of 1024).
@@ -104,14 +133,13 @@ int Resolve(const Options& opt, RunDescription* desc, RunSettings* settings) {
     settings->flavor = shim::RuntimeFlavor::kHostBuildGraph;
   }
   if (!opt.arch.empty()) desc->arch = opt.arch;
-  if (desc->arch && *desc->arch == "a5") {
-    settings->available_clusters = 36;
-    settings->available_aiv = 72;
-  }
+  if (int code = ResolvePlatform(opt, desc, settings); code != 0) return code;
   if (!opt.ring_heap_size.empty()) {
     uint64_t bytes = 0;
     if (!ParseBytes(opt.ring_heap_size, &bytes)) {
-      return Fail("--ring-heap-size " + opt.ring_heap_size + ": expected a byte count (e.g. 268435456 or 256M)", 2);
+      return Fail("--ring-heap-size " + QuoteForMessage(opt.ring_heap_size) +
+                      ": expected a byte count (e.g. 268435456 or 256M)",
+                  2);
     }
     desc->ring_heap_size = bytes;
   }
@@ -127,7 +155,13 @@ int Resolve(const Options& opt, RunDescription* desc, RunSettings* settings) {
     desc->kernel_names.clear();
     if (!ParseKernelNames(opt.kernel_names, &desc->kernel_names, &err)) return Fail(err, 2);
   }
-  if (!opt.orchestrator_name.empty()) desc->orchestrator_name = opt.orchestrator_name;
+  if (!opt.orchestrator_name.empty()) {
+    if (FindInvalidUtf8(opt.orchestrator_name) != opt.orchestrator_name.size()) {
+      return Fail(
+          "--orchestrator-name " + QuoteForMessage(opt.orchestrator_name) + ": not valid UTF-8", 2);
+    }
+    desc->orchestrator_name = opt.orchestrator_name;
+  }
   return 0;
 }
 
@@ -147,8 +181,12 @@ int Main(int argc, char** argv) {
   app.add_option("--runtime", opt.runtime, "runtime to imitate (default tensormap_and_ringbuffer)")
       ->check(CLI::IsMember({"tensormap_and_ringbuffer", "host_build_graph"}));
   app.add_option("--arch", opt.arch,
-                 "chip for rt_available_cluster/aiv_count: a2a3 24/48 (default), a5 36/72")
+                 "chip: a2a3 (default) or a5; without --platform, its full chip's core counts")
       ->check(CLI::IsMember({"a2a3", "a5"}));
+  app.add_option("--platform", opt.platform,
+                 "rt_available_cluster/aiv_count: a2a3 24/48 (full chip, default), a2a3sim 8/16 "
+                 "(the runtime's simulator), a5 36/72")
+      ->check(CLI::IsMember({"a2a3", "a2a3sim", "a5"}));
   app.add_option("--ring-heap-size", opt.ring_heap_size, "bytes per ring heap (default 256M)");
   app.add_option("--entry", opt.entry, "entry symbol (default aicpu_orchestration_entry)");
   app.add_option("--config", opt.config, "config symbol (default aicpu_orchestration_config)");

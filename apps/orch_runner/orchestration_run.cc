@@ -6,6 +6,7 @@
 #include <exception>
 #include <vector>
 
+#include "depgraph/message_quote.h"
 #include "pto_orchestration_api.h"
 
 namespace depgraph::orch_runner {
@@ -41,7 +42,7 @@ std::string NameEntryAddresses(const std::string& message, const RunDescription&
       const size_t end = at + std::strlen(hex);
       if (end < message.size() && std::isxdigit(static_cast<unsigned char>(message[end]))) continue;
       out += std::string(" (") + hex + " = entry tensor " + std::to_string(i) + " '" +
-             desc.tensors[i].name + "')";
+             EscapeForMessage(desc.tensors[i].name) + "')";
       break;
     }
   }
@@ -56,16 +57,18 @@ void ShimRuntimeUnbind() { shim::ShimRuntime::Unbind(); }
 RunStatus RunOrchestration(const OrchestrationLibrary& library, RunDescription& desc,
                            const RunSettings& settings,
                            std::unique_ptr<shim::ShimRuntime>* runtime, std::string* err) {
-  const std::string& lib = library.path();
+  const std::string lib = EscapeForMessage(library.path());
+  const std::string entry_name = EscapeForMessage(settings.entry);
+  const std::string config_name = EscapeForMessage(settings.config);
   auto entry = reinterpret_cast<EntryFn>(library.Find(settings.entry));
   if (entry == nullptr) {
-    *err = lib + ": no entry function '" + settings.entry + "' (extern \"C\" void " +
-           settings.entry + "(const ChipTaskArgs&))";
+    *err = lib + ": no entry function '" + entry_name + "' (extern \"C\" void " + entry_name +
+           "(const ChipTaskArgs&))";
     return RunStatus::kSetupError;
   }
   auto config = reinterpret_cast<ConfigFn>(library.Find(settings.config));
   if (config == nullptr && settings.config_required) {
-    *err = lib + ": no config function '" + settings.config + "'";
+    *err = lib + ": no config function '" + config_name + "'";
     return RunStatus::kSetupError;
   }
   if (desc.tensors.size() > static_cast<size_t>(CHIP_MAX_TENSOR_ARGS) ||
@@ -94,7 +97,8 @@ RunStatus RunOrchestration(const OrchestrationLibrary& library, RunDescription& 
     addrs.push_back(addr);
     if (t.has_data && !rt.fatal()) rt.RegisterHostBuffer(addr, t.data.data(), t.nbytes());
     if (rt.fatal()) {
-      *err = lib + ": cannot place entry tensor '" + t.name + "': " + rt.fatal_message();
+      *err = lib + ": cannot place entry tensor '" + EscapeForMessage(t.name) +
+             "': " + EscapeForMessage(rt.fatal_message());
       ShimRuntimeUnbind();
       return RunStatus::kSetupError;
     }
@@ -111,16 +115,16 @@ RunStatus RunOrchestration(const OrchestrationLibrary& library, RunDescription& 
   if (config != nullptr && settings.flavor == shim::RuntimeFlavor::kTensormapRingbuffer) {
     PTO2OrchestrationConfig cfg{};
     if (!Guarded([&] { cfg = config(*args); }, &why)) {
-      *err = lib + ": config function '" + settings.config + "' threw: " + why;
+      *err = lib + ": config function '" + config_name + "' threw: " + EscapeForMessage(why);
       ShimRuntimeUnbind();
       return RunStatus::kOrchestration;
     }
     const int64_t given = static_cast<int64_t>(desc.tensors.size() + desc.scalars.size());
     if (cfg.expected_arg_count > 0 && given < cfg.expected_arg_count) {
-      *err = lib + ": " + settings.config + " expects at least " +
+      *err = lib + ": " + config_name + " expects at least " +
              std::to_string(cfg.expected_arg_count) + " entry arguments, got " +
-             std::to_string(given) + " (" + std::to_string(desc.tensors.size()) +
-             " tensors, " + std::to_string(desc.scalars.size()) + " scalars)";
+             std::to_string(given) + " (" + std::to_string(desc.tensors.size()) + " tensors, " +
+             std::to_string(desc.scalars.size()) + " scalars)";
       ShimRuntimeUnbind();
       return RunStatus::kSetupError;
     }
@@ -131,7 +135,8 @@ RunStatus RunOrchestration(const OrchestrationLibrary& library, RunDescription& 
   rt.EndScope();
   ShimRuntimeUnbind();
   if (rt.fatal()) {
-    *err = lib + ": orchestration failed: " + NameEntryAddresses(rt.fatal_message(), desc, addrs);
+    *err = lib + ": orchestration failed: " +
+           NameEntryAddresses(EscapeForMessage(rt.fatal_message()), desc, addrs);
     if (err->find("heap exhausted") != std::string::npos) {
       *err += " [orch_runner: --ring-heap-size BYTES, now " +
               std::to_string(settings.ring_heap_size) + "]";
@@ -139,7 +144,7 @@ RunStatus RunOrchestration(const OrchestrationLibrary& library, RunDescription& 
     return RunStatus::kOrchestration;
   }
   if (!returned) {
-    *err = lib + ": orchestration failed: exception: " + why;
+    *err = lib + ": orchestration failed: exception: " + EscapeForMessage(why);
     return RunStatus::kOrchestration;
   }
   return RunStatus::kOk;

@@ -23,8 +23,8 @@ struct RunSettings {
   std::string entry = kDefaultEntry;       ///< entry symbol
   std::string config = kDefaultConfig;     ///< config symbol
   bool config_required = false;  ///< the config name was given explicitly: it must exist
-  int32_t available_clusters = 24;  ///< rt_available_cluster_count (a2a3 full chip; a5: 36)
-  int32_t available_aiv = 48;       ///< rt_available_aiv_count (a2a3 full chip; a5: 72)
+  int32_t available_clusters = 24;  ///< rt_available_cluster_count: the platform's (platform.h)
+  int32_t available_aiv = 48;       ///< rt_available_aiv_count: the platform's
 };
 
 /// How a run ended.

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "depgraph/utf8.h"
+
 namespace depgraph {
 
 // Deeper documents are rejected so that SkipValue's recursion stays bounded.
@@ -226,24 +228,28 @@ static void AppendUtf8(std::string* out, uint32_t cp) {
   }
 }
 
+// Strings must be well-formed UTF-8 (RFC 8259 section 8.1), and a \u escape of a UTF-16
+// surrogate must be a high one followed by an escaped low one: a lone half encodes nothing.
 bool JsonReader::ParseStringRaw(std::string_view* out) {
   ++pos_;  // opening quote
-  size_t start = pos_;
+  const size_t start = pos_;
   // Fast path: no escapes. Skip 8 bytes at a time while none of them is a quote, a
-  // backslash or a control character (SWAR byte tests).
+  // backslash, a control character or a non-ASCII byte (SWAR byte tests); those are looked at
+  // one by one below.
   constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-  while (pos_ + 8 <= size_) {
-    uint64_t word;
-    std::memcpy(&word, data_ + pos_, 8);
-    uint64_t quote = word ^ (kOnes * '"');
-    uint64_t backslash = word ^ (kOnes * '\\');
-    uint64_t special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
-                       ((word - kOnes * 0x20) & ~word);
-    if ((special & kHighs) != 0) break;
-    pos_ += 8;
-  }
-  while (pos_ < size_) {
-    unsigned char c = static_cast<unsigned char>(data_[pos_]);
+  for (;;) {
+    while (pos_ + 8 <= size_) {
+      uint64_t word;
+      std::memcpy(&word, data_ + pos_, 8);
+      uint64_t quote = word ^ (kOnes * '"');
+      uint64_t backslash = word ^ (kOnes * '\\');
+      uint64_t special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                         ((word - kOnes * 0x20) & ~word) | word;
+      if ((special & kHighs) != 0) break;
+      pos_ += 8;
+    }
+    if (pos_ >= size_) return Fail("unterminated string");
+    const unsigned char c = static_cast<unsigned char>(data_[pos_]);
     if (c == '"') {
       *out = std::string_view(data_ + start, pos_ - start);
       ++pos_;
@@ -251,9 +257,8 @@ bool JsonReader::ParseStringRaw(std::string_view* out) {
     }
     if (c == '\\') break;
     if (c < 0x20) return Fail("control character in string");
-    ++pos_;
+    if (!SkipUtf8()) return false;
   }
-  if (pos_ >= size_) return Fail("unterminated string");
   unescaped_.assign(data_ + start, pos_ - start);
   while (pos_ < size_) {
     unsigned char c = static_cast<unsigned char>(data_[pos_]);
@@ -264,11 +269,13 @@ bool JsonReader::ParseStringRaw(std::string_view* out) {
     }
     if (c < 0x20) return Fail("control character in string");
     if (c != '\\') {
-      unescaped_.push_back(static_cast<char>(c));
-      ++pos_;
+      const size_t from = pos_;
+      if (!SkipUtf8()) return false;
+      unescaped_.append(data_ + from, pos_ - from);
       continue;
     }
     if (pos_ + 1 >= size_) break;
+    const size_t escape = pos_;
     char e = data_[pos_ + 1];
     pos_ += 2;
     switch (e) {
@@ -295,16 +302,17 @@ bool JsonReader::ParseStringRaw(std::string_view* out) {
         };
         uint32_t cp;
         if (!read_hex(&cp)) return Fail("invalid \\u escape in string");
-        if (cp >= 0xD800 && cp < 0xDC00 && pos_ + 1 < size_ && data_[pos_] == '\\' &&
-            data_[pos_ + 1] == 'u') {
-          size_t save = pos_;
-          pos_ += 2;
-          uint32_t low;
-          if (read_hex(&low) && low >= 0xDC00 && low < 0xE000) {
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-          } else {
-            pos_ = save;
+        if (cp >= 0xD800 && cp < 0xE000) {
+          uint32_t low = 0;
+          if (cp < 0xDC00 && pos_ + 1 < size_ && data_[pos_] == '\\' && data_[pos_ + 1] == 'u') {
+            pos_ += 2;
+            if (!read_hex(&low)) return Fail("invalid \\u escape in string");
           }
+          if (low < 0xDC00 || low >= 0xE000) {
+            pos_ = escape;
+            return Fail("lone UTF-16 surrogate in \\u escape");
+          }
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
         }
         AppendUtf8(&unescaped_, cp);
         break;
@@ -315,6 +323,18 @@ bool JsonReader::ParseStringRaw(std::string_view* out) {
     }
   }
   return Fail("unterminated string");
+}
+
+bool JsonReader::SkipUtf8() {
+  if (static_cast<unsigned char>(data_[pos_]) < 0x80) {
+    ++pos_;
+    return true;
+  }
+  uint32_t cp;
+  const size_t length = DecodeUtf8(std::string_view(data_ + pos_, size_ - pos_), &cp);
+  if (length == 0) return Fail("invalid UTF-8 in string");
+  pos_ += length;
+  return true;
 }
 
 bool JsonReader::ReadString(std::string_view* out) {
@@ -361,7 +381,10 @@ bool JsonReader::ReadBool(bool* out) {
     *out = false;
     return true;
   }
-  return Fail("expected true or false");
+  // A word that only starts like a literal ("not json", "nul") is not JSON at all.
+  return Fail(pos_ < size_ && (data_[pos_] == 't' || data_[pos_] == 'f')
+                  ? "invalid JSON value"
+                  : "expected true or false");
 }
 
 bool JsonReader::ReadNull() {
@@ -370,7 +393,7 @@ bool JsonReader::ReadNull() {
     pos_ += 4;
     return true;
   }
-  return Fail("expected null");
+  return Fail(pos_ < size_ && data_[pos_] == 'n' ? "invalid JSON value" : "expected null");
 }
 
 bool JsonReader::SkipValue() {

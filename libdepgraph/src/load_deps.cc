@@ -4,11 +4,15 @@
 #include <unordered_map>
 
 #include "depgraph/json_reader.h"
+#include "depgraph/message_quote.h"
 #include "depgraph/py_int.h"
 
 namespace depgraph {
 
 namespace {
+
+// Longest string value echoed in a "got ..." message, in bytes.
+constexpr size_t kShownBytes = 40;
 
 // A JSON path under construction, materialised only when an error is reported.
 struct PathPart {
@@ -20,7 +24,10 @@ class DepsLoader {
  public:
   DepsLoader(JsonReader* reader, std::string display_name, DepGraph* graph,
              const ProgressFn& progress)
-      : reader_(*reader), name_(std::move(display_name)), graph_(*graph), progress_(progress) {}
+      : reader_(*reader),
+        name_(EscapeForMessage(display_name)),
+        graph_(*graph),
+        progress_(progress) {}
 
   bool Load(std::string* err);
 
@@ -97,7 +104,7 @@ std::string DepsLoader::DescribeAndSkip() {
   switch (reader_.Peek()) {
     case JsonKind::kString: {
       std::string_view s;
-      if (reader_.ReadString(&s)) shown = "\"" + std::string(s.substr(0, 40)) + "\"";
+      if (reader_.ReadString(&s)) shown = QuoteForMessage(s, kShownBytes);
       break;
     }
     case JsonKind::kNumber: {
@@ -135,7 +142,7 @@ bool DepsLoader::ReadPyInt(PyInt* out, std::string* shown) {
       std::string_view text;
       if (!reader_.ReadString(&text)) return SyntaxError();
       *out = PyIntFromString(text);
-      if (shown) *shown = "\"" + std::string(text.substr(0, 40)) + "\"";
+      if (shown) *shown = QuoteForMessage(text, kShownBytes);
       return true;
     }
     case JsonKind::kTrue:
@@ -578,8 +585,9 @@ bool DepsLoader::Load(std::string* err) {
   bool ok = true;
   JsonKind top = reader_.Peek();
   if (top != JsonKind::kObject) {
-    if (top == JsonKind::kInvalid) {
-      reader_.SkipValue();
+    // A syntax error anywhere ("not json" only starts like null) is reported as such, at its
+    // line and column; only a well-formed document of the wrong kind is a semantic error.
+    if (!reader_.SkipValue() || !reader_.ExpectEnd()) {
       ok = SyntaxError();
     } else {
       ok = SemanticError(nullptr, std::string("expected a JSON object at the top level, got ") +

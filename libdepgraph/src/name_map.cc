@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "depgraph/json_dom.h"
+#include "depgraph/message_quote.h"
+
 namespace depgraph {
 
 namespace {
@@ -30,22 +33,27 @@ NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* er
   std::ifstream in(path, std::ios::binary);
   struct stat st;
   if (!in || (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) {
-    *err = "[Errno 2] No such file or directory: '" + path + "'";
-    if (in) *err = "[Errno 21] Is a directory: '" + path + "'";
+    *err = "[Errno 2] No such file or directory: '" + EscapeForMessage(path) + "'";
+    if (in) *err = "[Errno 21] Is a directory: '" + EscapeForMessage(path) + "'";
     return NameMapStatus::kUnreadable;
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
-  nlohmann::json doc = nlohmann::json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    *err = "invalid JSON";
+  // One syntax checker for every JSON input: invalid UTF-8, lone surrogate escapes and
+  // syntax errors are reported at their line and column.
+  nlohmann::ordered_json doc;
+  std::string syntax_error;
+  if (!ParseJsonDocument(buffer.str(), &doc, &syntax_error)) {
+    *err = syntax_error;
     return NameMapStatus::kUnreadable;
   }
+  const std::string shown_path = EscapeForMessage(path);
   if (!doc.is_object()) {
-    *err = path + ": expected a JSON object at the top level, got " + std::string(doc.type_name());
+    *err = shown_path + ": expected a JSON object at the top level, got " +
+           std::string(doc.type_name());
     return NameMapStatus::kInvalid;
   }
-  const nlohmann::json* mapping = &doc;
+  const nlohmann::ordered_json* mapping = &doc;
   std::string prefix;
   auto inner = doc.find("callable_id_to_name");
   // The reference rule: use the inner map only when it is "truthy" (non-empty).
@@ -53,12 +61,12 @@ NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* er
       !(inner->is_number() && inner->get<double>() == 0) &&
       !((inner->is_object() || inner->is_array() || inner->is_string()) && inner->empty())) {
     if (!inner->is_object()) {
-      *err = path + ": callable_id_to_name: expected an object, got " +
+      *err = shown_path + ": callable_id_to_name: expected an object, got " +
              std::string(inner->type_name());
       return NameMapStatus::kInvalid;
     }
     mapping = &*inner;
-    prefix = "callable_id_to_name.";
+    prefix = "callable_id_to_name";
   }
   for (auto it = mapping->begin(); it != mapping->end(); ++it) {
     if (it.value().is_string()) {
@@ -68,8 +76,8 @@ NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* er
       // non-empty as the reference tool's does. Keep an empty name (never resolves).
       map->names[it.key()] = "";
     } else {
-      *err = path + ": " + prefix + it.key() + ": expected a string name, got " +
-             std::string(it.value().type_name());
+      *err = shown_path + ": " + JsonPathMember(prefix, it.key()) +
+             ": expected a string name, got " + std::string(it.value().type_name());
       map->names.clear();
       return NameMapStatus::kInvalid;
     }

@@ -4,6 +4,7 @@
 //   1  rt_report_fatal with a recognisable message
 //   2  a failed always_assert (throws after latching the fatal error)
 //   3  one dummy task per available AIC cluster (rt_available_cluster_count)
+//   4  one dummy task per available AIV core (rt_available_aiv_count)
 // The config function asks for at least 2 entry arguments; probe_alt_entry submits one dummy
 // task (for --entry).
 #include <stdint.h>
@@ -28,8 +29,9 @@ __attribute__((visibility("default"))) void aicpu_orchestration_entry(
   if (mode == 2) {
     always_assert(mode == 0);
   }
-  if (mode == 3) {
-    for (int32_t i = 0; i < rt_available_cluster_count(); ++i) {
+  if (mode == 3 || mode == 4) {
+    const int32_t count = mode == 3 ? rt_available_cluster_count() : rt_available_aiv_count();
+    for (int32_t i = 0; i < count; ++i) {
       CoreTaskArgs args;
       rt_submit_dummy_task(args);
     }

@@ -22,7 +22,9 @@ const char* JsonKindName(JsonKind kind);
 /// drop pages already parsed (bounded RSS on multi-gigabyte files).
 ///
 /// Errors: every method returns false on malformed input and sets error() to
-/// "line L:column C: <what>"; after the first error all calls fail.
+/// "line L:column C: <what>"; after the first error all calls fail. Strings (keys included)
+/// must be well-formed UTF-8 with no lone UTF-16 surrogate in a \u escape (RFC 8259 §8),
+/// checked where they are read: ASCII costs nothing extra.
 class JsonReader {
  public:
   JsonReader() = default;
@@ -74,6 +76,8 @@ class JsonReader {
   void SkipWhitespace();
   bool Expect(char c, const char* what);
   bool ParseStringRaw(std::string_view* out);
+  // Consumes one well-formed UTF-8 character at pos_ (pos_ < size_); false with an error.
+  bool SkipUtf8();
   void LineColumn(size_t pos, size_t* line, size_t* column) const;
 
   const char* data_ = nullptr;

@@ -19,14 +19,16 @@ struct NameMap {
 /// Outcome of LoadNameMap.
 enum class NameMapStatus {
   kOk,
-  kUnreadable,  ///< missing file or invalid JSON: the viewer warns and goes on with no names
+  kUnreadable,  ///< missing file or not JSON: the viewer warns and goes on with no names
   kInvalid,     ///< valid JSON of the wrong shape: an error
 };
 
 /// Loads a name map. The mapping is `callable_id_to_name` when that key holds a non-empty
 /// object, else the whole top-level object (the reference tool's rule, kept for
 /// compatibility: `{"callable_id_to_name":{}}` yields the outer object). On kUnreadable or
-/// kInvalid, *err holds the reason (kInvalid: "file: json.path: message").
+/// kInvalid, *err holds the reason on one line: kUnreadable "line L:column C: message" for
+/// input that is not JSON (syntax, ill-formed UTF-8, a lone surrogate escape), kInvalid
+/// "file: json.path: message" (user text in it escaped, depgraph/message_quote.h).
 /// Cost: O(file size).
 NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* err);
 
