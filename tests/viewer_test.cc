@@ -157,7 +157,33 @@ TEST(Viewer, CycleWarnsWritesFullGraphAndStrictFails) {  // spec §3.5, §6.2 B
   }
   CommandResult strict = Viewer(dir, "deps.json --edge-mode reduced --strict");
   EXPECT_EQ(strict.exit_code, 3);
-  EXPECT_EQ(Viewer(dir, "deps.json --strict").exit_code, 0);  // full mode reduces nothing
+}
+
+// The README's `--stats --strict`: exit 3 on a cycle in every edge mode, full included; the
+// output is still written and stderr says why in one line.
+TEST(Viewer, StrictFailsOnACycleInEveryMode) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), testing::EdgesJson({{3, 7, "x"}, {7, 3, "x"}, {1, 3, "x"}}));
+  CommandResult r = Viewer(dir, "deps.json --stats --strict");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out,
+            "Wrote deps_viewer.txt (3 tasks, 3 unique edges, 3 annotated edges, "
+            "format=text)\nStats: tasks=3 edges=3 rows=3 cycle=yes\n");
+  EXPECT_EQ(r.err,
+            "error: deps.json: the dependency graph has a cycle (3 -> 7 -> 3); exit 3 "
+            "under --strict\n");
+  EXPECT_TRUE(Exists(dir.File("deps_viewer.txt")));
+  for (const char* args : {"deps.json --strict", "deps.json --strict --format json",
+                           "deps.json --strict --edge-mode omitted",
+                           "deps.json --strict --format dot --edge-mode retained"}) {
+    EXPECT_EQ(Viewer(dir, args).exit_code, 3) << args;
+  }
+  // Without --strict, and on a DAG with it, the exit status is 0.
+  EXPECT_EQ(Viewer(dir, "deps.json --stats").exit_code, 0);
+  WriteFile(dir.File("deps.json"), RingGraph());
+  r = Viewer(dir, "deps.json --stats --strict");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
 }
 
 TEST(Viewer, CycleLineNamesTheCycle) {
