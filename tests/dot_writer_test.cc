@@ -9,6 +9,7 @@
 #include "depgraph/graph.h"
 #include "depgraph/name_map.h"
 #include "depgraph/task_label.h"
+#include "deps_viewer/graphviz_render.h"
 #include "test_util.h"
 
 namespace depgraph {
@@ -334,6 +335,28 @@ TEST(DotWriterTest, BackfillSkipsAmbiguousKnownAndLaterTensors) {
   ASSERT_NE(task8, nullptr);
   EXPECT_EQ(inferred[0].first, task8->first_arg);
   EXPECT_EQ(inferred[0].second, 12u);
+}
+
+// Graphviz reads DOT as a C string: a NUL in a kernel name or an overlap string is drawn as
+// the two characters `\0`, in plain and rich labels, and the text parses.
+TEST(DotWriterTest, NulIsDrawnAsBackslashZero) {
+  DepGraph graph = LoadText(R"({"tasks":[
+      {"task_id":1,"kernel_ids":[3,-1,-1],"args":[{"idx":0,"type":"OUTPUT","tensor_id":"7"}]},
+      {"task_id":2,"kernel_ids":[3,-1,-1],"args":[{"idx":0,"type":"INPUT","tensor_id":"7"}]}],
+    "edges":[{"pred":1,"succ":2,"source":"tensormap","arg":0,"tensor_id":"7",
+              "overlap":"part\u0000ial"}]})");
+  NameMap names;
+  names.names = {{"3", std::string("qk\0mm", 5)}};
+  std::string plain = Dot(graph, false, names), rich = Dot(graph, true, names);
+  EXPECT_NE(plain.find("label=\"1 · qk\\\\0mm ↓0 ↑1\""), std::string::npos) << plain;
+  EXPECT_NE(rich.find("<B>1 · qk\\0mm ↓0 ↑1</B>"), std::string::npos) << rich;
+  EXPECT_NE(rich.find("label=\"part\\\\0ial\""), std::string::npos) << rich;
+  for (const std::string& dot : {plain, rich}) {
+    EXPECT_EQ(dot.find('\0'), std::string::npos);
+    std::string svg, err;
+    EXPECT_TRUE(RenderSvgWithGraphviz(dot, "dot", &svg, &err)) << err;
+    EXPECT_NE(svg.find("qk\\0mm"), std::string::npos) << svg;
+  }
 }
 
 }  // namespace

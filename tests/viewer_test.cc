@@ -307,5 +307,32 @@ TEST(Viewer, PathsAreNormalisedLikePathlib) {
             std::string::npos);
 }
 
+// A NUL in a kernel name or an overlap string: every format still renders (Graphviz reads
+// DOT as a C string, so the DOT writer spells NUL as `\0`).
+TEST(Viewer, NulInNamesAndOverlapsRendersInEveryFormat) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), R"({"tasks":[
+      {"task_id":1,"kernel_ids":[3,-1,-1],"args":[{"idx":0,"type":"OUTPUT"}]},
+      {"task_id":2,"kernel_ids":[4,-1,-1],"args":[{"idx":0,"type":"INPUT","tensor_id":"7"}]}],
+    "edges":[{"pred":1,"succ":2,"source":"tensormap","arg":0,"tensor_id":"7",
+              "overlap":"part\u0000ial"}]})");
+  WriteFile(dir.File("name_map.json"), R"({"3":"qk\u0000mm","4":"sf"})");
+  for (const char* args :
+       {"deps.json --format html", "deps.json --format html --show-tensor-info",
+        "deps.json --format dot", "deps.json --format dot --show-tensor-info -o r.dot",
+        "deps.json --format text", "deps.json --format json"}) {
+    CommandResult r = Viewer(dir, args);
+    EXPECT_EQ(r.exit_code, 0) << args << ": " << r.err;
+    EXPECT_EQ(r.err, "") << args;
+  }
+  EXPECT_NE(ReadFile(dir.File("deps_viewer.html")).find(">1 · qk\\0mm ↓0 ↑1<"), std::string::npos);
+  for (const char* file : {"deps_viewer.dot", "r.dot"}) {
+    EXPECT_EQ(ReadFile(dir.File(file)).find('\0'), std::string::npos) << file;
+  }
+  EXPECT_NE(ReadFile(dir.File("deps_viewer.dot")).find("qk\\\\0mm"), std::string::npos);
+  EXPECT_NE(ReadFile(dir.File("r.dot")).find("qk\\0mm"), std::string::npos);
+  EXPECT_NE(ReadFile(dir.File("r.dot")).find("part\\\\0ial"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace depgraph

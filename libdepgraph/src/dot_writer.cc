@@ -56,10 +56,14 @@ std::string_view HeaderColor(const TaskLabel& label) {
   return label.kind == TaskKind::kAlloc ? "#EAEAEA" : "#D8D8D8";
 }
 
-// Appends `text` escaped for a double-quoted DOT string.
+// Appends `text` escaped for a double-quoted DOT string. A NUL byte (of a kernel name or an
+// overlap string) becomes `\\0`, drawn as `\0`: Graphviz reads DOT as a C string, so a raw
+// NUL would end the text mid-label and make the rest a syntax error.
 void AppendDotEscaped(std::string* out, std::string_view text) {
   for (char c : text) {
-    if (c == '\\') {
+    if (c == '\0') {
+      *out += "\\\\0";
+    } else if (c == '\\') {
       *out += "\\\\";
     } else if (c == '"') {
       *out += "\\\"";
@@ -69,6 +73,16 @@ void AppendDotEscaped(std::string* out, std::string_view text) {
       *out += c;
     }
   }
+}
+
+// Appends `text` escaped for a Graphviz HTML-like label (a NUL as `\0`).
+void AppendLabelHtml(std::string* out, std::string_view text) {
+  for (size_t nul = text.find('\0'); nul != std::string_view::npos; nul = text.find('\0')) {
+    AppendHtmlEscaped(out, text.substr(0, nul));
+    *out += "\\0";
+    text.remove_prefix(nul + 1);
+  }
+  AppendHtmlEscaped(out, text);
 }
 
 std::string LowerCase(std::string_view text) {
@@ -237,7 +251,7 @@ class DotWriter {
     out_ += "<TR><TD ALIGN=\"CENTER\" BGCOLOR=\"";
     out_ += HeaderColor(label);
     out_ += "\"><B>";
-    AppendHtmlEscaped(&out_, Headline(node, label.func_name));
+    AppendLabelHtml(&out_, Headline(node, label.func_name));
     out_ += "</B></TD></TR>";
     for (uint32_t i = 0; i < task.num_args; ++i) {
       if (IsOutputSide(graph_.args[task.first_arg + i].type)) {

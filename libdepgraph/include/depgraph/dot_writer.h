@@ -44,7 +44,9 @@ std::vector<std::pair<uint32_t, TaskId>> InferOutputTensorIds(const DepGraph& gr
 /// `labels` comes from ResolveTaskLabels(graph, ...). `shown` has one entry per pair (1 =
 /// drawn normally, 0 = drawn in the page background colour with class "hidden-edge"); an
 /// empty vector shows every pair. Nodes come in ascending id order, edges ascending by
-/// (pred, succ); fan counts and markers always count every pair. Never fails.
+/// (pred, succ); fan counts and markers always count every pair. A NUL byte in a kernel name
+/// or an overlap string is drawn as the two characters `\0` (Graphviz reads DOT as a C
+/// string). Never fails.
 /// Cost: O(V + E + rows + args) time; the returned text is the only large allocation.
 std::string WriteDot(const DepGraph& graph, const std::vector<TaskLabel>& labels,
                      const std::vector<uint8_t>& shown, const DotOptions& options);
