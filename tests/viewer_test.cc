@@ -1,6 +1,7 @@
 // The deps_viewer command line, run as a subprocess exactly as users run it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "test_util.h"
@@ -332,6 +333,68 @@ TEST(Viewer, NulInNamesAndOverlapsRendersInEveryFormat) {
   EXPECT_NE(ReadFile(dir.File("deps_viewer.dot")).find("qk\\\\0mm"), std::string::npos);
   EXPECT_NE(ReadFile(dir.File("r.dot")).find("qk\\0mm"), std::string::npos);
   EXPECT_NE(ReadFile(dir.File("r.dot")).find("part\\\\0ial"), std::string::npos);
+}
+
+TEST(Viewer, HelpExplainsModesExamplesAndExitCodes) {
+  TempDir dir;
+  CommandResult r = Viewer(dir, "--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.err, "");
+  for (const char* text : {"usage: deps_viewer", "  full ", "  reduced ", "  omitted ",
+                           "  reduced_dataflow ", "  omitted_dataflow ", "  retained ", "creator",
+                           "Examples:", "Exit status:", "  3  the graph has a cycle",
+                           "--dot-layout-form", "--layout-timeout", "--version"}) {
+    EXPECT_NE(r.out.find(text), std::string::npos) << text;
+  }
+  size_t longest = 0;
+  for (size_t begin = 0, end; (end = r.out.find('\n', begin)) != std::string::npos;
+       begin = end + 1) {
+    longest = std::max(longest, end - begin);
+  }
+  EXPECT_LE(longest, 100u);
+  EXPECT_EQ(Viewer(dir, "-h").out, r.out);
+}
+
+TEST(Viewer, VersionNamesTheProject) {
+  TempDir dir;
+  CommandResult r = Viewer(dir, "--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.out.starts_with("deps_viewer (depgraph) ")) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1);
+}
+
+// Usage errors are one line in the tool's own words: no parser internals, a suggestion for a
+// misspelled option or value.
+TEST(Viewer, UsageErrorsAreOneLineAndSuggest) {
+  TempDir dir;
+  const std::pair<const char*, const char*> cases[] = {
+      {"--fromat dot deps.json", "unknown option --fromat; did you mean --format?"},
+      {"deps.json --edgemode reduced", "unknown option --edgemode; did you mean --edge-mode?"},
+      {"deps.json --stirct", "unknown option --stirct; did you mean --strict?"},
+      {"deps.json --frobnicate",
+       "unknown option --frobnicate; deps_viewer --help lists the options"},
+      {"deps.json -x", "unknown option -x; deps_viewer --help lists the options"},
+      {"deps.json --edge-mode reduce",
+       "--edge-mode reduce: expected full, reduced, omitted, reduced_dataflow, omitted_dataflow "
+       "or retained; did you mean reduced?"},
+      {"deps.json --format pdf", "--format pdf: expected text, html, dot or json"},
+      {"deps.json -o", "--output needs a value: a FILE"},
+      {"deps.json --format", "--format needs a value: one of text, html, dot or json"},
+      {"deps.json --strict=yes", "--strict takes no value"},
+      {"a.json b.json", "one input expected, got 2 (a.json, b.json)"},
+      {"--e dot", "--e is ambiguous: it could be --edge-mode, --engine or --explain"},
+      {"deps.json --format html --layout-timeout soon",
+       "--layout-timeout soon: expected a positive number of seconds"},
+  };
+  for (const auto& [args, message] : cases) {
+    CommandResult r = Viewer(dir, args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.err, std::string("deps_viewer: error: ") + message + "\n") << args;
+    EXPECT_EQ(r.out, "") << args;
+  }
+  CommandResult r = Viewer(dir, "deps.json --dot-layout-form");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "error: --dot-layout-form is only valid with --format dot\n");
 }
 
 }  // namespace
