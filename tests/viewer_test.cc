@@ -253,7 +253,8 @@ TEST(Viewer, JsonExport) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Wrote deps_viewer_reduced.json (3 tasks, 2 unique edges"), std::string::npos);
   std::string json = ReadFile(dir.File("deps_viewer_reduced.json"));
-  EXPECT_NE(json.find("\"listed\": [\n    {\"pred\": \"4294967297\", \"succ\": \"4294967299\"}\n  ]"),
+  EXPECT_NE(json.find("\"listed\": [\n    {\"pred\": \"4294967297\", \"succ\": \"4294967299\", "
+                      "\"pred_label\": \"(1, 1)\", \"succ_label\": \"(1, 3)\"}\n  ]"),
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"unique_edges\": 2"), std::string::npos);
@@ -306,6 +307,19 @@ TEST(Viewer, PathsAreNormalisedLikePathlib) {
   EXPECT_EQ(r.out.substr(0, 29), "Wrote a/b/deps_viewer.txt (3 ");
   EXPECT_NE(ReadFile(dir.File("a/b/deps_viewer.txt")).find("source_deps_json: a/b/deps.json\n"),
             std::string::npos);
+}
+
+// Scripts get the (ring, local) form beside every raw id, whatever the text report prints.
+TEST(Viewer, JsonExportLabelsIdsWithRingAndLocal) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), testing::EdgesJson({{1, 2, "explicit"}}));
+  ASSERT_EQ(Viewer(dir, "deps.json --format json").exit_code, 0);
+  std::string json = ReadFile(dir.File("deps_viewer.json"));
+  EXPECT_NE(json.find("\"edges\": [\n    {\"pred\": \"1\", \"succ\": \"2\", \"pred_label\": "
+                      "\"(0, 1)\", \"succ_label\": \"(0, 2)\"}\n  ]"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"total_edges\": 1,"), std::string::npos) << json;
 }
 
 // A NUL in a kernel name or an overlap string: every format still renders (Graphviz reads
@@ -395,6 +409,32 @@ TEST(Viewer, UsageErrorsAreOneLineAndSuggest) {
   CommandResult r = Viewer(dir, "deps.json --dot-layout-form");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "error: --dot-layout-form is only valid with --format dot\n");
+}
+
+// DOT export: a colour Graphviz knows, only the edge mode's pairs unless the layout form is
+// asked for, and the SPMD badges the page draws.
+TEST(Viewer, DotExportHoldsTheSelectedEdgesAndSpmdBadges) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), WorkedExample());
+  CommandResult r = Viewer(dir, "deps.json --format dot --edge-mode reduced");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string dot = ReadFile(dir.File("deps_viewer_reduced.dot"));
+  EXPECT_NE(dot.find("  edge [color=\"#888888\"];\n"), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("hidden-edge"), std::string::npos) << dot;
+  size_t edges = 0;
+  for (size_t at = dot.find(" -> "); at != std::string::npos; at = dot.find(" -> ", at + 1))
+    ++edges;
+  EXPECT_EQ(edges, 6u) << dot;
+  EXPECT_EQ(dot.find("T0_1 -> T0_3"), std::string::npos);
+  EXPECT_NE(dot.find("xlabel=<<FONT COLOR=\"#C62828\" POINT-SIZE=\"8\"><B>x4</B></FONT>>"),
+            std::string::npos)
+      << dot;
+
+  r = Viewer(dir, "deps.json --format dot --edge-mode reduced --dot-layout-form -o layout.dot");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string layout = ReadFile(dir.File("layout.dot"));
+  EXPECT_NE(layout.find("  T0_1 -> T0_3 [class=\"hidden-edge\""), std::string::npos) << layout;
+  EXPECT_EQ(layout.find("xlabel"), std::string::npos);
 }
 
 }  // namespace

@@ -78,8 +78,10 @@ void WriteJsonExport(const RenderRequest& request, std::ostream& out) {
       if (!include(p)) continue;
       buf += first ? "\n    " : ",\n    ";
       first = false;
-      buf += "{\"pred\": \"" + std::to_string(graph.nodes[graph.pairs[p].pred]) +
-             "\", \"succ\": \"" + std::to_string(graph.nodes[graph.pairs[p].succ]) + "\"}";
+      const TaskId pred = graph.nodes[graph.pairs[p].pred], succ = graph.nodes[graph.pairs[p].succ];
+      buf += "{\"pred\": \"" + std::to_string(pred) + "\", \"succ\": \"" + std::to_string(succ) +
+             "\", \"pred_label\": \"" + FormatTaskId(pred, true) + "\", \"succ_label\": \"" +
+             FormatTaskId(succ, true) + "\"}";
       if (buf.size() > (1 << 20)) flush();
     }
     buf += first ? "]" : "\n  ]";
@@ -110,6 +112,7 @@ bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* 
     DotOptions dot;
     dot.rankdir = request.options.direction;
     dot.rich = request.options.show_tensor_info;
+    dot.form = request.options.dot_layout_form ? DotForm::kLayout : DotForm::kExport;
     out << WriteDot(request.graph, request.labels, request.selection.shown, dot);
     *summary = CountsSummary(CountTextReport(request.graph, request.selection), "dot");
     return true;

@@ -48,7 +48,9 @@ HtmlLayoutChoice ChooseHtmlLayout(const ViewerOptions& options, const DepGraph& 
 bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* summary,
                   std::string* err);
 
-/// The JSON export: summary plus the selected pairs, ids as decimal strings. O(V + E).
+/// The JSON export: summary plus the listed and the selected pairs, each as its raw ids
+/// (`pred`, `succ`: decimal strings) and their `(ring, local)` labels (`pred_label`,
+/// `succ_label`, e.g. "(1, 3)", whatever the text report's id style). O(V + E).
 void WriteJsonExport(const RenderRequest& request, std::ostream& out);
 
 }  // namespace depgraph

@@ -165,7 +165,7 @@ class DotWriter {
     out_ += options_.rankdir;
     out_ += ";\n  concentrate=false;\n";
     out_ += "  node [fontname=\"Helvetica\", fontsize=10];\n";
-    out_ += "  edge [color=\"#888\"];\n";
+    out_ += "  edge [color=\"#888888\"];\n";
     for (uint32_t node = 0; node < n; ++node) {
       const Task* task = graph_.TaskOfNode(node);
       if (rich_ && task != nullptr) {
@@ -226,7 +226,18 @@ class DotWriter {
       out_ += kSpmdColor;
       out_ += "\", penwidth=1.5";
     }
+    AppendSpmdBadge(task);
     out_ += "];\n";
+  }
+
+  // The export form's `xN` badge of an SPMD task, as an external label: ", xlabel=<...>".
+  void AppendSpmdBadge(const Task* task) {
+    if (options_.form != DotForm::kExport || task == nullptr || task->block_num <= 1) return;
+    out_ += ", xlabel=<<FONT COLOR=\"";
+    out_ += kSpmdColor;
+    out_ += "\" POINT-SIZE=\"8\"><B>x";
+    out_ += std::to_string(task->block_num);
+    out_ += "</B></FONT>>";
   }
 
   void WriteRichNode(uint32_t node, const Task& task) {
@@ -258,7 +269,9 @@ class DotWriter {
         WriteArgRow(task.first_arg + i, "out", "#FFF2E5");
       }
     }
-    out_ += "</TABLE>>];\n";
+    out_ += "</TABLE>>";
+    AppendSpmdBadge(&task);
+    out_ += "];\n";
   }
 
   // One table row for an argument: identity line plus storage/shape/strides/offset.
@@ -364,6 +377,7 @@ class DotWriter {
   void WriteEdges(uint32_t p) {
     const Pair& pair = graph_.pairs[p];
     bool hidden = !shown_.empty() && shown_[p] == 0;
+    if (hidden && options_.form == DotForm::kExport) return;
     if (!rich_ || row_offsets_[p] == row_offsets_[p + 1]) {
       out_ += "  ";
       out_ += node_ids_[pair.pred];
