@@ -1,8 +1,16 @@
 // The deps_viewer command line, run as a subprocess exactly as users run it.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <sstream>
+#include <vector>
 
 #include "test_util.h"
 
@@ -435,6 +443,130 @@ TEST(Viewer, DotExportHoldsTheSelectedEdgesAndSpmdBadges) {
   std::string layout = ReadFile(dir.File("layout.dot"));
   EXPECT_NE(layout.find("  T0_1 -> T0_3 [class=\"hidden-edge\""), std::string::npos) << layout;
   EXPECT_EQ(layout.find("xlabel"), std::string::npos);
+}
+
+// A graph whose dot layout takes about a minute of CPU: a chain of `n` tasks where each task
+// also precedes the one 50 further on (long pairs make dot's positioning graph large).
+std::string SlowLayoutJson(int n) {
+  std::string json = "{\"edges\":[";
+  for (int i = 1; i < n; ++i) {
+    if (i > 1) json += ',';
+    json += "{\"pred\":" + std::to_string(i) + ",\"succ\":" + std::to_string(i + 1) + "}";
+    if (i + 50 <= n) {
+      json += ",{\"pred\":" + std::to_string(i) + ",\"succ\":" + std::to_string(i + 50) + "}";
+    }
+  }
+  return json + "]}";
+}
+
+// Starts deps_viewer with `args` in `dir`, stdout and stderr into stdout.txt and stderr.txt
+// there, core files off. Returns its pid.
+pid_t StartViewer(const TempDir& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> argv_text = {testing::ViewerBinary()};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& arg : argv_text) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    if (chdir(dir.path().c_str()) != 0) _exit(126);
+    int out = open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, STDOUT_FILENO);
+    dup2(err, STDERR_FILENO);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+// The pid of a child process of `parent` (from /proc/<pid>/stat), 0 when there is none.
+pid_t ChildOf(pid_t parent) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string stat = ReadFile(entry.path().string() + "/stat");
+    const size_t paren = stat.rfind(')');
+    if (paren == std::string::npos || paren + 2 > stat.size()) continue;
+    std::istringstream fields(stat.substr(paren + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    if (fields >> state >> ppid && ppid == parent) return std::stoi(name);
+  }
+  return 0;
+}
+
+// The names of the files in `dir`, sorted.
+std::vector<std::string> FilesIn(const TempDir& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// --layout graphviz on a large graph: a warning with the estimate first, the layout in a
+// child process; when the layout library crashes (here: the test sends the child SIGSEGV)
+// deps_viewer says so in one line, exits 1 and leaves no file behind.
+TEST(Viewer, GraphvizCrashIsOneLineAndLeavesNoFile) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), SlowLayoutJson(300));
+  pid_t viewer = StartViewer(
+      dir, {"deps.json", "--format", "html", "--layout", "graphviz", "-o", "page.html"});
+  ASSERT_GT(viewer, 0);
+  pid_t child = 0;
+  for (int i = 0; i < 6000 && child == 0; ++i) {
+    child = ChildOf(viewer);
+    if (child == 0) usleep(5000);
+  }
+  if (child == 0) {  // leave no deps_viewer behind
+    kill(viewer, SIGKILL);
+    waitpid(viewer, nullptr, 0);
+    FAIL() << "deps_viewer started no child process: " << ReadFile(dir.File("stderr.txt"));
+  }
+  kill(child, SIGSEGV);
+  int status = 0;
+  ASSERT_EQ(waitpid(viewer, &status, 0), viewer);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  const std::string err = ReadFile(dir.File("stderr.txt"));
+  EXPECT_TRUE(
+      err.starts_with("deps_viewer: warning: Graphviz dot on 300 nodes and 549 edges "
+                      "takes about "))
+      << err;
+  const std::string crash = err.substr(err.find('\n') + 1);
+  EXPECT_TRUE(
+      crash.starts_with("error: deps.json: Graphviz crashed laying out 300 nodes "
+                        "(signal 11, SIGSEGV)"))
+      << err;
+  EXPECT_TRUE(crash.ends_with("; --layout layered draws the explorer page instead\n")) << err;
+  EXPECT_EQ(std::count(crash.begin(), crash.end(), '\n'), 1) << err;
+  EXPECT_EQ(ReadFile(dir.File("stdout.txt")), "");
+  EXPECT_EQ(FilesIn(dir), (std::vector<std::string>{"deps.json", "stderr.txt", "stdout.txt"}));
+}
+
+TEST(Viewer, LayoutTimeoutBoundsGraphviz) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), SlowLayoutJson(300));
+  const auto start = std::chrono::steady_clock::now();
+  CommandResult r = Viewer(dir,
+                           "deps.json --format html --layout graphviz --layout-timeout 1 "
+                           "-o page.html");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_LT(seconds, 30);
+  const std::string last = r.err.substr(r.err.find('\n') + 1);
+  EXPECT_TRUE(
+      last.starts_with("error: deps.json: Graphviz dot did not finish laying out 300 "
+                       "nodes within 1 s (--layout-timeout)"))
+      << r.err;
+  EXPECT_EQ(std::count(last.begin(), last.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(FilesIn(dir), (std::vector<std::string>{"deps.json"}));
 }
 
 }  // namespace

@@ -4,6 +4,12 @@
 
 #include <array>
 
+// libgvc's verbosity switch (what `dot -v` sets); exported by libgvc, not declared in its
+// public headers.
+extern "C" {
+extern unsigned char Verbose;
+}
+
 namespace depgraph {
 
 namespace {
@@ -131,5 +137,7 @@ bool RenderSvgWithGraphviz(const std::string& dot, const std::string& engine, st
   if (ok && warnings != nullptr) *warnings = Trimmed(messages);
   return ok;
 }
+
+void SetGraphvizVerbose(bool verbose) { Verbose = verbose ? 1 : 0; }
 
 }  // namespace depgraph

@@ -24,4 +24,9 @@ bool IsLayoutEngine(std::string_view engine);
 bool RenderSvgWithGraphviz(const std::string& dot, const std::string& engine, std::string* svg,
                            std::string* err, std::string* warnings = nullptr);
 
+/// Makes Graphviz describe each layout phase on stderr as it goes (its `-v` output: network
+/// simplex iterations, crossing-minimisation passes, spline routing), or stop doing so. Meant
+/// for a child process whose stderr the parent reads as progress (graphviz_job.h). O(1).
+void SetGraphvizVerbose(bool verbose);
+
 }  // namespace depgraph

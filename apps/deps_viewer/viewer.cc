@@ -168,6 +168,8 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
                                  : NormalizePath(options.output);
 
   RenderRequest request{graph, labels, selection, source, options};
+  request.progress = &err;
+  request.progress_is_terminal = err_is_terminal;
   ExplorerPageSummary explorer;
   if (layout.explorer) {
     request.explorer = &explorer;

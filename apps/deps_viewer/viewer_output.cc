@@ -3,6 +3,7 @@
 #include "depgraph/dot_writer.h"
 #include "depgraph/text_report.h"
 #include "explorer_page.h"
+#include "graphviz_job.h"
 #include "html_page.h"
 
 namespace depgraph {
@@ -137,11 +138,12 @@ bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* 
   html_options.source = request.source;
   html_options.edge_mode =
       request.selection.cycle_fallback ? "full" : EdgeModeName(request.selection.mode);
+  GraphvizJob job{request.graph, request.labels, request.selection.shown, html_options};
+  job.timeout_seconds = request.options.layout_timeout;
+  job.progress = request.progress;
+  job.progress_is_terminal = request.progress_is_terminal;
   std::string html;
-  if (!RenderHtmlPage(request.graph, request.labels, request.selection.shown, html_options, &html,
-                      err)) {
-    return false;
-  }
+  if (!RenderGraphvizPageInChild(job, &html, err)) return false;
   out << html;
   const size_t nodes = request.graph.nodes.size(), total = request.graph.pairs.size(),
                visible = request.selection.shown_count;
