@@ -9,6 +9,7 @@
 #include "depgraph/graph.h"
 #include "depgraph/name_map.h"
 #include "depgraph/task_label.h"
+#include "deps_viewer/graphviz_render.h"
 #include "test_util.h"
 
 namespace depgraph {
@@ -54,7 +55,7 @@ TEST(DotWriterTest, HeaderLinesAndRankdir) {
   std::string dot = WriteDot(graph, ResolveTaskLabels(graph, {}), {}, options);
   EXPECT_EQ(dot.substr(0, dot.find("  T0_1")),
             "digraph deps {\n  rankdir=TB;\n  concentrate=false;\n"
-            "  node [fontname=\"Helvetica\", fontsize=10];\n  edge [color=\"#888\"];\n");
+            "  node [fontname=\"Helvetica\", fontsize=10];\n  edge [color=\"#888888\"];\n");
   EXPECT_TRUE(dot.ends_with("  T0_1 -> T0_2;\n}\n"));
   EXPECT_NE(Dot(graph).find("  rankdir=LR;\n"), std::string::npos);
 }
@@ -334,6 +335,76 @@ TEST(DotWriterTest, BackfillSkipsAmbiguousKnownAndLaterTensors) {
   ASSERT_NE(task8, nullptr);
   EXPECT_EQ(inferred[0].first, task8->first_arg);
   EXPECT_EQ(inferred[0].second, 12u);
+}
+
+// Graphviz reads DOT as a C string: a NUL in a kernel name or an overlap string is drawn as
+// the two characters `\0`, in plain and rich labels, and the text parses.
+TEST(DotWriterTest, NulIsDrawnAsBackslashZero) {
+  DepGraph graph = LoadText(R"({"tasks":[
+      {"task_id":1,"kernel_ids":[3,-1,-1],"args":[{"idx":0,"type":"OUTPUT","tensor_id":"7"}]},
+      {"task_id":2,"kernel_ids":[3,-1,-1],"args":[{"idx":0,"type":"INPUT","tensor_id":"7"}]}],
+    "edges":[{"pred":1,"succ":2,"source":"tensormap","arg":0,"tensor_id":"7",
+              "overlap":"part\u0000ial"}]})");
+  NameMap names;
+  names.names = {{"3", std::string("qk\0mm", 5)}};
+  std::string plain = Dot(graph, false, names), rich = Dot(graph, true, names);
+  EXPECT_NE(plain.find("label=\"1 · qk\\\\0mm ↓0 ↑1\""), std::string::npos) << plain;
+  EXPECT_NE(rich.find("<B>1 · qk\\0mm ↓0 ↑1</B>"), std::string::npos) << rich;
+  EXPECT_NE(rich.find("label=\"part\\\\0ial\""), std::string::npos) << rich;
+  for (const std::string& dot : {plain, rich}) {
+    EXPECT_EQ(dot.find('\0'), std::string::npos);
+    std::string svg, err;
+    EXPECT_TRUE(RenderSvgWithGraphviz(dot, "dot", &svg, &err)) << err;
+    EXPECT_NE(svg.find("qk\\0mm"), std::string::npos) << svg;
+  }
+}
+
+// The export form: the selected pairs only (plain and rich), an xN badge beside SPMD tasks,
+// fan counts of every pair; Graphviz renders it without a warning.
+TEST(DotWriterTest, ExportFormKeepsSelectedPairsAndBadgesSpmdTasks) {
+  DepGraph graph = LoadText(kWorkedExample);
+  std::vector<TaskLabel> labels = ResolveTaskLabels(graph, {});
+  DotOptions options;
+  options.form = DotForm::kExport;
+  std::vector<uint8_t> shown = HideOnly(graph, {{1, 3}, {1, 4}});
+  std::string dot = WriteDot(graph, labels, shown, options);
+  EXPECT_EQ(dot.find("hidden-edge"), std::string::npos);
+  EXPECT_EQ(dot.find("T0_1 -> T0_3"), std::string::npos);
+  EXPECT_NE(dot.find("\n  T0_0 -> T0_1;\n"), std::string::npos);
+  EXPECT_EQ(
+      LineStartingWith(dot, "  T0_2 "),
+      "  T0_2 [label=\"2 ↓2 ↑1\", shape=box, style=\"rounded,filled\", fillcolor=\"#66A3FF\", "
+      "color=\"#C62828\", penwidth=1.5, xlabel=<<FONT COLOR=\"#C62828\" POINT-SIZE=\"8\">"
+      "<B>x4</B></FONT>>];");
+  EXPECT_NE(LineStartingWith(dot, "  T0_1 ").find("↓1 ↑3"), std::string::npos);
+  std::string svg, err, warnings;
+  ASSERT_TRUE(RenderSvgWithGraphviz(dot, "dot", &svg, &err, &warnings)) << err;
+  EXPECT_EQ(warnings, "");
+  EXPECT_NE(svg.find(">x4</text>"), std::string::npos);
+
+  options.rich = true;
+  std::string rich = WriteDot(graph, labels, shown, options);
+  EXPECT_EQ(rich.find("hidden-edge"), std::string::npos);
+  for (const char* hidden : {"T0_1 -> T0_3", "T0_1:out_0:e -> T0_3", "T0_1 -> T0_4"}) {
+    EXPECT_EQ(rich.find(hidden), std::string::npos) << hidden;
+  }
+  EXPECT_NE(rich.find("T0_1:out_0:e -> T0_2:in_0:w;"), std::string::npos) << rich;
+  EXPECT_NE(rich.find("</TABLE>>, xlabel=<<FONT COLOR=\"#C62828\""), std::string::npos);
+  ASSERT_TRUE(RenderSvgWithGraphviz(rich, "dot", &svg, &err, &warnings)) << err;
+  // Task 1's creator row 0->1 names an input port task 1 does not have (see html_page_test).
+  EXPECT_EQ(warnings.find("color"), std::string::npos) << warnings;
+}
+
+// The layout form (what the page lays out) is the default and unchanged: no badges, hidden
+// pairs in the background colour, a colour Graphviz knows.
+TEST(DotWriterTest, LayoutFormHasNoBadgesAndNoColourWarning) {
+  DepGraph graph = LoadText(kWorkedExample);
+  std::string dot = Dot(graph, false, {}, HideOnly(graph, {{1, 3}}));
+  EXPECT_EQ(dot.find("xlabel"), std::string::npos);
+  EXPECT_NE(dot.find("T0_1 -> T0_3 [class=\"hidden-edge\""), std::string::npos);
+  std::string svg, err, warnings;
+  ASSERT_TRUE(RenderSvgWithGraphviz(dot, "dot", &svg, &err, &warnings)) << err;
+  EXPECT_EQ(warnings, "");
 }
 
 }  // namespace

@@ -139,6 +139,16 @@ TEST(HtmlPageTest, DepStatsJsonIsAsciiAndScriptSafe) {
   for (char c : json) EXPECT_LT(static_cast<unsigned char>(c), 0x80);
 }
 
+// The panel names a task as the drawing does: a NUL in a kernel name is `\0` in both.
+TEST(HtmlPageTest, DepStatsShowNulAsTheDrawingDoes) {
+  DepGraph graph = LoadText(R"({"tasks":[{"task_id":2,"kernel_ids":[-1,7,-1]}]})");
+  NameMap names;
+  names.names = {{"7", std::string("qk\0mm", 5)}};
+  std::string json = DepStatsJson(graph, ResolveTaskLabels(graph, names));
+  EXPECT_NE(json.find(R"("name_hint":"qk\\0mm")"), std::string::npos) << json;
+  EXPECT_EQ(json.find("u0000"), std::string::npos) << json;
+}
+
 // §6.1 test 18, with a stub SVG instead of a Graphviz layout.
 TEST(HtmlPageTest, PageCarriesStatsDetailPanelAndLegend) {
   DepGraph graph = LoadText(R"({"tasks":[{"task_id":2,"kernel_ids":[-1,7,-1]}],

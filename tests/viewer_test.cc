@@ -1,7 +1,16 @@
 // The deps_viewer command line, run as a subprocess exactly as users run it.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <sstream>
+#include <vector>
 
 #include "test_util.h"
 
@@ -157,7 +166,33 @@ TEST(Viewer, CycleWarnsWritesFullGraphAndStrictFails) {  // spec §3.5, §6.2 B
   }
   CommandResult strict = Viewer(dir, "deps.json --edge-mode reduced --strict");
   EXPECT_EQ(strict.exit_code, 3);
-  EXPECT_EQ(Viewer(dir, "deps.json --strict").exit_code, 0);  // full mode reduces nothing
+}
+
+// The README's `--stats --strict`: exit 3 on a cycle in every edge mode, full included; the
+// output is still written and stderr says why in one line.
+TEST(Viewer, StrictFailsOnACycleInEveryMode) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), testing::EdgesJson({{3, 7, "x"}, {7, 3, "x"}, {1, 3, "x"}}));
+  CommandResult r = Viewer(dir, "deps.json --stats --strict");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.out,
+            "Wrote deps_viewer.txt (3 tasks, 3 unique edges, 3 annotated edges, "
+            "format=text)\nStats: tasks=3 edges=3 rows=3 cycle=yes\n");
+  EXPECT_EQ(r.err,
+            "error: deps.json: the dependency graph has a cycle (3 -> 7 -> 3); exit 3 "
+            "under --strict\n");
+  EXPECT_TRUE(Exists(dir.File("deps_viewer.txt")));
+  for (const char* args : {"deps.json --strict", "deps.json --strict --format json",
+                           "deps.json --strict --edge-mode omitted",
+                           "deps.json --strict --format dot --edge-mode retained"}) {
+    EXPECT_EQ(Viewer(dir, args).exit_code, 3) << args;
+  }
+  // Without --strict, and on a DAG with it, the exit status is 0.
+  EXPECT_EQ(Viewer(dir, "deps.json --stats").exit_code, 0);
+  WriteFile(dir.File("deps.json"), RingGraph());
+  r = Viewer(dir, "deps.json --stats --strict");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
 }
 
 TEST(Viewer, CycleLineNamesTheCycle) {
@@ -226,7 +261,8 @@ TEST(Viewer, JsonExport) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Wrote deps_viewer_reduced.json (3 tasks, 2 unique edges"), std::string::npos);
   std::string json = ReadFile(dir.File("deps_viewer_reduced.json"));
-  EXPECT_NE(json.find("\"listed\": [\n    {\"pred\": \"4294967297\", \"succ\": \"4294967299\"}\n  ]"),
+  EXPECT_NE(json.find("\"listed\": [\n    {\"pred\": \"4294967297\", \"succ\": \"4294967299\", "
+                      "\"pred_label\": \"(1, 1)\", \"succ_label\": \"(1, 3)\"}\n  ]"),
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"unique_edges\": 2"), std::string::npos);
@@ -279,6 +315,258 @@ TEST(Viewer, PathsAreNormalisedLikePathlib) {
   EXPECT_EQ(r.out.substr(0, 29), "Wrote a/b/deps_viewer.txt (3 ");
   EXPECT_NE(ReadFile(dir.File("a/b/deps_viewer.txt")).find("source_deps_json: a/b/deps.json\n"),
             std::string::npos);
+}
+
+// Scripts get the (ring, local) form beside every raw id, whatever the text report prints.
+TEST(Viewer, JsonExportLabelsIdsWithRingAndLocal) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), testing::EdgesJson({{1, 2, "explicit"}}));
+  ASSERT_EQ(Viewer(dir, "deps.json --format json").exit_code, 0);
+  std::string json = ReadFile(dir.File("deps_viewer.json"));
+  EXPECT_NE(json.find("\"edges\": [\n    {\"pred\": \"1\", \"succ\": \"2\", \"pred_label\": "
+                      "\"(0, 1)\", \"succ_label\": \"(0, 2)\"}\n  ]"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"total_edges\": 1,"), std::string::npos) << json;
+}
+
+// A NUL in a kernel name or an overlap string: every format still renders (Graphviz reads
+// DOT as a C string, so the DOT writer spells NUL as `\0`).
+TEST(Viewer, NulInNamesAndOverlapsRendersInEveryFormat) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), R"({"tasks":[
+      {"task_id":1,"kernel_ids":[3,-1,-1],"args":[{"idx":0,"type":"OUTPUT"}]},
+      {"task_id":2,"kernel_ids":[4,-1,-1],"args":[{"idx":0,"type":"INPUT","tensor_id":"7"}]}],
+    "edges":[{"pred":1,"succ":2,"source":"tensormap","arg":0,"tensor_id":"7",
+              "overlap":"part\u0000ial"}]})");
+  WriteFile(dir.File("name_map.json"), R"({"3":"qk\u0000mm","4":"sf"})");
+  for (const char* args :
+       {"deps.json --format html", "deps.json --format html --show-tensor-info",
+        "deps.json --format dot", "deps.json --format dot --show-tensor-info -o r.dot",
+        "deps.json --format text", "deps.json --format json"}) {
+    CommandResult r = Viewer(dir, args);
+    EXPECT_EQ(r.exit_code, 0) << args << ": " << r.err;
+    EXPECT_EQ(r.err, "") << args;
+  }
+  EXPECT_NE(ReadFile(dir.File("deps_viewer.html")).find(">1 · qk\\0mm ↓0 ↑1<"), std::string::npos);
+  for (const char* file : {"deps_viewer.dot", "r.dot"}) {
+    EXPECT_EQ(ReadFile(dir.File(file)).find('\0'), std::string::npos) << file;
+  }
+  EXPECT_NE(ReadFile(dir.File("deps_viewer.dot")).find("qk\\\\0mm"), std::string::npos);
+  EXPECT_NE(ReadFile(dir.File("r.dot")).find("qk\\0mm"), std::string::npos);
+  EXPECT_NE(ReadFile(dir.File("r.dot")).find("part\\\\0ial"), std::string::npos);
+}
+
+TEST(Viewer, HelpExplainsModesExamplesAndExitCodes) {
+  TempDir dir;
+  CommandResult r = Viewer(dir, "--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.err, "");
+  for (const char* text : {"usage: deps_viewer", "  full ", "  reduced ", "  omitted ",
+                           "  reduced_dataflow ", "  omitted_dataflow ", "  retained ", "creator",
+                           "Examples:", "Exit status:", "  3  the graph has a cycle",
+                           "--dot-layout-form", "--layout-timeout", "--version"}) {
+    EXPECT_NE(r.out.find(text), std::string::npos) << text;
+  }
+  size_t longest = 0;
+  for (size_t begin = 0, end; (end = r.out.find('\n', begin)) != std::string::npos;
+       begin = end + 1) {
+    longest = std::max(longest, end - begin);
+  }
+  EXPECT_LE(longest, 100u);
+  EXPECT_EQ(Viewer(dir, "-h").out, r.out);
+}
+
+TEST(Viewer, VersionNamesTheProject) {
+  TempDir dir;
+  CommandResult r = Viewer(dir, "--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.out.starts_with("deps_viewer (depgraph) ")) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1);
+}
+
+// Usage errors are one line in the tool's own words: no parser internals, a suggestion for a
+// misspelled option or value.
+TEST(Viewer, UsageErrorsAreOneLineAndSuggest) {
+  TempDir dir;
+  const std::pair<const char*, const char*> cases[] = {
+      {"--fromat dot deps.json", "unknown option --fromat; did you mean --format?"},
+      {"deps.json --edgemode reduced", "unknown option --edgemode; did you mean --edge-mode?"},
+      {"deps.json --stirct", "unknown option --stirct; did you mean --strict?"},
+      {"deps.json --frobnicate",
+       "unknown option --frobnicate; deps_viewer --help lists the options"},
+      {"deps.json -x", "unknown option -x; deps_viewer --help lists the options"},
+      {"deps.json --edge-mode reduce",
+       "--edge-mode reduce: expected full, reduced, omitted, reduced_dataflow, omitted_dataflow "
+       "or retained; did you mean reduced?"},
+      {"deps.json --format pdf", "--format pdf: expected text, html, dot or json"},
+      {"deps.json -o", "--output needs a value: a FILE"},
+      {"deps.json --format", "--format needs a value: one of text, html, dot or json"},
+      {"deps.json --strict=yes", "--strict takes no value"},
+      {"a.json b.json", "one input expected, got 2 (a.json, b.json)"},
+      {"--e dot", "--e is ambiguous: it could be --edge-mode, --engine or --explain"},
+      {"deps.json --format html --layout-timeout soon",
+       "--layout-timeout soon: expected a positive number of seconds"},
+  };
+  for (const auto& [args, message] : cases) {
+    CommandResult r = Viewer(dir, args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.err, std::string("deps_viewer: error: ") + message + "\n") << args;
+    EXPECT_EQ(r.out, "") << args;
+  }
+  CommandResult r = Viewer(dir, "deps.json --dot-layout-form");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "error: --dot-layout-form is only valid with --format dot\n");
+}
+
+// DOT export: a colour Graphviz knows, only the edge mode's pairs unless the layout form is
+// asked for, and the SPMD badges the page draws.
+TEST(Viewer, DotExportHoldsTheSelectedEdgesAndSpmdBadges) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), WorkedExample());
+  CommandResult r = Viewer(dir, "deps.json --format dot --edge-mode reduced");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string dot = ReadFile(dir.File("deps_viewer_reduced.dot"));
+  EXPECT_NE(dot.find("  edge [color=\"#888888\"];\n"), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("hidden-edge"), std::string::npos) << dot;
+  size_t edges = 0;
+  for (size_t at = dot.find(" -> "); at != std::string::npos; at = dot.find(" -> ", at + 1))
+    ++edges;
+  EXPECT_EQ(edges, 6u) << dot;
+  EXPECT_EQ(dot.find("T0_1 -> T0_3"), std::string::npos);
+  EXPECT_NE(dot.find("xlabel=<<FONT COLOR=\"#C62828\" POINT-SIZE=\"8\"><B>x4</B></FONT>>"),
+            std::string::npos)
+      << dot;
+
+  r = Viewer(dir, "deps.json --format dot --edge-mode reduced --dot-layout-form -o layout.dot");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string layout = ReadFile(dir.File("layout.dot"));
+  EXPECT_NE(layout.find("  T0_1 -> T0_3 [class=\"hidden-edge\""), std::string::npos) << layout;
+  EXPECT_EQ(layout.find("xlabel"), std::string::npos);
+}
+
+// A graph whose dot layout takes about a minute of CPU: a chain of `n` tasks where each task
+// also precedes the one 50 further on (long pairs make dot's positioning graph large).
+std::string SlowLayoutJson(int n) {
+  std::string json = "{\"edges\":[";
+  for (int i = 1; i < n; ++i) {
+    if (i > 1) json += ',';
+    json += "{\"pred\":" + std::to_string(i) + ",\"succ\":" + std::to_string(i + 1) + "}";
+    if (i + 50 <= n) {
+      json += ",{\"pred\":" + std::to_string(i) + ",\"succ\":" + std::to_string(i + 50) + "}";
+    }
+  }
+  return json + "]}";
+}
+
+// Starts deps_viewer with `args` in `dir`, stdout and stderr into stdout.txt and stderr.txt
+// there, core files off. Returns its pid.
+pid_t StartViewer(const TempDir& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> argv_text = {testing::ViewerBinary()};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& arg : argv_text) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    if (chdir(dir.path().c_str()) != 0) _exit(126);
+    int out = open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, STDOUT_FILENO);
+    dup2(err, STDERR_FILENO);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+// The pid of a child process of `parent` (from /proc/<pid>/stat), 0 when there is none.
+pid_t ChildOf(pid_t parent) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string stat = ReadFile(entry.path().string() + "/stat");
+    const size_t paren = stat.rfind(')');
+    if (paren == std::string::npos || paren + 2 > stat.size()) continue;
+    std::istringstream fields(stat.substr(paren + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    if (fields >> state >> ppid && ppid == parent) return std::stoi(name);
+  }
+  return 0;
+}
+
+// The names of the files in `dir`, sorted.
+std::vector<std::string> FilesIn(const TempDir& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// --layout graphviz on a large graph: a warning with the estimate first, the layout in a
+// child process; when the layout library crashes (here: the test sends the child SIGSEGV)
+// deps_viewer says so in one line, exits 1 and leaves no file behind.
+TEST(Viewer, GraphvizCrashIsOneLineAndLeavesNoFile) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), SlowLayoutJson(300));
+  pid_t viewer = StartViewer(
+      dir, {"deps.json", "--format", "html", "--layout", "graphviz", "-o", "page.html"});
+  ASSERT_GT(viewer, 0);
+  pid_t child = 0;
+  for (int i = 0; i < 6000 && child == 0; ++i) {
+    child = ChildOf(viewer);
+    if (child == 0) usleep(5000);
+  }
+  if (child == 0) {  // leave no deps_viewer behind
+    kill(viewer, SIGKILL);
+    waitpid(viewer, nullptr, 0);
+    FAIL() << "deps_viewer started no child process: " << ReadFile(dir.File("stderr.txt"));
+  }
+  kill(child, SIGSEGV);
+  int status = 0;
+  ASSERT_EQ(waitpid(viewer, &status, 0), viewer);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  const std::string err = ReadFile(dir.File("stderr.txt"));
+  EXPECT_TRUE(
+      err.starts_with("deps_viewer: warning: Graphviz dot on 300 nodes and 549 edges "
+                      "takes about "))
+      << err;
+  const std::string crash = err.substr(err.find('\n') + 1);
+  EXPECT_TRUE(
+      crash.starts_with("error: deps.json: Graphviz crashed laying out 300 nodes "
+                        "(signal 11, SIGSEGV)"))
+      << err;
+  EXPECT_TRUE(crash.ends_with("; --layout layered draws the explorer page instead\n")) << err;
+  EXPECT_EQ(std::count(crash.begin(), crash.end(), '\n'), 1) << err;
+  EXPECT_EQ(ReadFile(dir.File("stdout.txt")), "");
+  EXPECT_EQ(FilesIn(dir), (std::vector<std::string>{"deps.json", "stderr.txt", "stdout.txt"}));
+}
+
+TEST(Viewer, LayoutTimeoutBoundsGraphviz) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), SlowLayoutJson(300));
+  const auto start = std::chrono::steady_clock::now();
+  CommandResult r = Viewer(dir,
+                           "deps.json --format html --layout graphviz --layout-timeout 1 "
+                           "-o page.html");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_LT(seconds, 30);
+  const std::string last = r.err.substr(r.err.find('\n') + 1);
+  EXPECT_TRUE(
+      last.starts_with("error: deps.json: Graphviz dot did not finish laying out 300 "
+                       "nodes within 1 s (--layout-timeout)"))
+      << r.err;
+  EXPECT_EQ(std::count(last.begin(), last.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(FilesIn(dir), (std::vector<std::string>{"deps.json"}));
 }
 
 }  // namespace

@@ -4,6 +4,12 @@
 
 #include <array>
 
+// libgvc's verbosity switch (what `dot -v` sets); exported by libgvc, not declared in its
+// public headers.
+extern "C" {
+extern unsigned char Verbose;
+}
+
 namespace depgraph {
 
 namespace {
@@ -50,10 +56,37 @@ std::string Trimmed(std::string text) {
   return text;
 }
 
-// The failure message: what Graphviz said, or `fallback` when it said nothing.
+// What Graphviz said as one line: its messages without their "Error: " prefixes, joined by
+// "; " (a parse error alone is three lines: what, where, and the text that starts there).
+std::string OneLine(const std::string& messages) {
+  std::string line;
+  size_t begin = 0;
+  while (begin < messages.size()) {
+    size_t end = messages.find('\n', begin);
+    if (end == std::string::npos) end = messages.size();
+    std::string part = Trimmed(messages.substr(begin, end - begin));
+    begin = end + 1;
+    if (part.starts_with("Error: ")) part.erase(0, 7);
+    if (part.empty()) continue;
+    if (!line.empty()) line += "; ";
+    line += part;
+  }
+  return line;
+}
+
+// The failure message: `fallback`, then what Graphviz said, on one line.
 std::string Failure(const std::string& messages, const std::string& fallback) {
-  std::string text = Trimmed(messages);
-  return text.empty() ? fallback : fallback + ":\n" + text;
+  std::string text = OneLine(messages);
+  return text.empty() ? fallback : fallback + ": " + text;
+}
+
+// The process's one Graphviz context, created on first use and never freed. libgvc 2.42's
+// pango plugin remembers the last font it measured by a pointer into the context's font
+// table, so a second context reads that freed name (a heap use-after-free inside libgvc that
+// ASan reports on the second render). Null when Graphviz could not start.
+GVC_t* ProcessContext() {
+  static GVC_t* const context = gvContext();
+  return context;
 }
 
 }  // namespace
@@ -75,7 +108,7 @@ bool RenderSvgWithGraphviz(const std::string& dot, const std::string& engine, st
   }
   std::string messages;
   MessageCapture capture(&messages);
-  GVC_t* gvc = gvContext();
+  GVC_t* gvc = ProcessContext();
   if (gvc == nullptr) {
     *err = Failure(messages, "could not create a Graphviz context");
     return false;
@@ -101,9 +134,10 @@ bool RenderSvgWithGraphviz(const std::string& dot, const std::string& engine, st
     gvFreeLayout(gvc, graph);
     agclose(graph);
   }
-  gvFreeContext(gvc);
   if (ok && warnings != nullptr) *warnings = Trimmed(messages);
   return ok;
 }
+
+void SetGraphvizVerbose(bool verbose) { Verbose = verbose ? 1 : 0; }
 
 }  // namespace depgraph

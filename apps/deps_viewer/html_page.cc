@@ -51,7 +51,8 @@ uint32_t NextCodePoint(std::string_view text, size_t* i) {
   return cp;
 }
 
-// Appends a JSON string literal: ASCII only, like Python's json.dumps, plus < > & escaped.
+// Appends a JSON string literal: ASCII only, like Python's json.dumps, plus < > & escaped; a
+// NUL becomes the two characters `\0`, as in the drawing's labels (dot_writer.h).
 void AppendJsonString(std::string* out, std::string_view text) {
   *out += '"';
   size_t i = 0;
@@ -70,6 +71,7 @@ void AppendJsonString(std::string* out, std::string_view text) {
         case '<':
         case '>':
         case '&': AppendUnicodeEscape(out, c); break;
+        case '\0': *out += "\\\\0"; break;
         default:
           if (c < 0x20) {
             AppendUnicodeEscape(out, c);

@@ -39,7 +39,8 @@ std::string SpmdBlocksJson(const DepGraph& graph);
 /// and `pred_by_hint` / `succ_by_hint` as [[hint, count], ...] sorted by count descending
 /// then hint. Fan counts and lists use every pair; `shown` is per pair as in WriteDot
 /// (empty = all drawn). Compact JSON, non-ASCII escaped as \uXXXX (and < > & too, so the
-/// text is safe inside <script>). O(V log V + E log E).
+/// text is safe inside <script>); a NUL in a name becomes the two characters `\0`, as the
+/// drawing shows it. O(V log V + E log E).
 std::string DepStatsJson(const DepGraph& graph, const std::vector<TaskLabel>& labels,
                          const std::vector<uint8_t>& shown = {});
 

@@ -14,6 +14,7 @@
 #include "depgraph/reduction.h"
 #include "depgraph/task_label.h"
 #include "depgraph/text_report.h"
+#include "depgraph/topo_order.h"
 #include "viewer_output.h"
 #include "viewer_paths.h"
 
@@ -46,6 +47,16 @@ std::string Headline(EdgeMode mode, size_t listed, size_t total) {
       break;
   }
   return "";
+}
+
+// "3 -> 7 -> 3": a cycle's tasks as the reports print ids.
+std::string CyclePath(const DepGraph& graph, const std::vector<uint32_t>& cycle, bool rings) {
+  std::string path;
+  for (size_t i = 0; i < cycle.size(); ++i) {
+    if (i) path += " -> ";
+    path += FormatTaskId(graph.nodes[cycle[i]], rings);
+  }
+  return path;
 }
 
 std::string Extension(const std::string& format) {
@@ -138,7 +149,13 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
            "--format text have them)\n";
   }
   StructuralReduction reduction;
-  if (reducing || options.stats || layout.explorer) reduction = ReduceStructurally(graph);
+  if (reducing || options.stats || layout.explorer) {
+    reduction = ReduceStructurally(graph);
+  } else if (options.strict) {
+    // --strict needs to know about a cycle in full mode too; Kahn's order is enough.
+    std::vector<uint32_t> order;
+    reduction.is_dag = TopologicalOrder(graph, &order, &reduction.cycle);
+  }
   const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode);
   const bool rings = graph.UsesRings();
 
@@ -151,6 +168,8 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
                                  : NormalizePath(options.output);
 
   RenderRequest request{graph, labels, selection, source, options};
+  request.progress = &err;
+  request.progress_is_terminal = err_is_terminal;
   ExplorerPageSummary explorer;
   if (layout.explorer) {
     request.explorer = &explorer;
@@ -168,11 +187,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
     err << "warning: dependency graph has a cycle; transitive reduction skipped, emitting full "
            "graph (--edge-mode "
         << EdgeModeName(options.edge_mode) << " ignored)\n";
-    err << "cycle:";
-    for (size_t i = 0; i < reduction.cycle.size(); ++i) {
-      err << (i ? " -> " : " ") << FormatTaskId(graph.nodes[reduction.cycle[i]], rings);
-    }
-    err << "\n";
+    err << "cycle: " << CyclePath(graph, reduction.cycle, rings) << "\n";
   } else if (reducing) {
     out << Headline(options.edge_mode, selection.listed.size(), graph.pairs.size()) << "\n";
     if (options.explain && options.edge_mode == EdgeMode::kReduced &&
@@ -216,6 +231,11 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   }
   out.flush();
   if (selection.cycle_fallback && options.strict) return 3;
+  if (options.strict && !reduction.is_dag) {
+    err << "error: " << source << ": the dependency graph has a cycle ("
+        << CyclePath(graph, reduction.cycle, rings) << "); exit 3 under --strict\n";
+    return 3;
+  }
   return 0;
 }
 

@@ -20,15 +20,26 @@ struct ViewerOptions {
   std::string func_names;   ///< --func-names; empty = auto-discover name_map*.json
   bool show_tensor_info = false;
   bool explain = false;     ///< add the retained-for-lifetime line under the reduced headline
-  bool strict = false;      ///< a cycle in a reduction mode exits 3
+  bool strict = false;      ///< a cycle exits 3, in every edge mode
   bool stats = false;       ///< print tasks, edges, depth, width, redundant, retained
   /// --layout for html: "graphviz" or "layered" (the explorer page); empty = by graph size.
   std::string layout;
+  /// --dot-layout-form: the dot output is the DOT the html page lays out (every pair, the
+  /// unselected ones in the background colour) instead of only the selected pairs.
+  bool dot_layout_form = false;
+  /// --layout-timeout: stop a Graphviz layout after this many seconds (0 = no limit).
+  double layout_timeout = 0;
 };
 
+/// The version deps_viewer reports (`--version`): depgraph's project version.
+const char* ViewerVersion();
+
 /// Parses argv like the reference tool's argparse: long options may be abbreviated to any
-/// unambiguous prefix. Returns -1 when the program should go on, else the exit code
-/// (0 after --help, 2 on a usage error, messages written to `out` / `err`).
+/// unambiguous prefix, `--opt=value` and `--opt value` both work, `--` ends the options.
+/// Returns -1 when the program should go on, else the exit code: 0 after --help (the help
+/// text on `out`) or --version, 2 on a usage error (one line on `err` in our own words: an
+/// unknown option names the closest real one, a bad value lists the accepted ones). O(argc x
+/// options).
 int ParseViewerOptions(const std::vector<std::string>& args, ViewerOptions* options,
                        std::ostream& out, std::ostream& err);
 

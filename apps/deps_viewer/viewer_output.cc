@@ -3,6 +3,7 @@
 #include "depgraph/dot_writer.h"
 #include "depgraph/text_report.h"
 #include "explorer_page.h"
+#include "graphviz_job.h"
 #include "html_page.h"
 
 namespace depgraph {
@@ -78,8 +79,10 @@ void WriteJsonExport(const RenderRequest& request, std::ostream& out) {
       if (!include(p)) continue;
       buf += first ? "\n    " : ",\n    ";
       first = false;
-      buf += "{\"pred\": \"" + std::to_string(graph.nodes[graph.pairs[p].pred]) +
-             "\", \"succ\": \"" + std::to_string(graph.nodes[graph.pairs[p].succ]) + "\"}";
+      const TaskId pred = graph.nodes[graph.pairs[p].pred], succ = graph.nodes[graph.pairs[p].succ];
+      buf += "{\"pred\": \"" + std::to_string(pred) + "\", \"succ\": \"" + std::to_string(succ) +
+             "\", \"pred_label\": \"" + FormatTaskId(pred, true) + "\", \"succ_label\": \"" +
+             FormatTaskId(succ, true) + "\"}";
       if (buf.size() > (1 << 20)) flush();
     }
     buf += first ? "]" : "\n  ]";
@@ -110,6 +113,7 @@ bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* 
     DotOptions dot;
     dot.rankdir = request.options.direction;
     dot.rich = request.options.show_tensor_info;
+    dot.form = request.options.dot_layout_form ? DotForm::kLayout : DotForm::kExport;
     out << WriteDot(request.graph, request.labels, request.selection.shown, dot);
     *summary = CountsSummary(CountTextReport(request.graph, request.selection), "dot");
     return true;
@@ -134,11 +138,12 @@ bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* 
   html_options.source = request.source;
   html_options.edge_mode =
       request.selection.cycle_fallback ? "full" : EdgeModeName(request.selection.mode);
+  GraphvizJob job{request.graph, request.labels, request.selection.shown, html_options};
+  job.timeout_seconds = request.options.layout_timeout;
+  job.progress = request.progress;
+  job.progress_is_terminal = request.progress_is_terminal;
   std::string html;
-  if (!RenderHtmlPage(request.graph, request.labels, request.selection.shown, html_options, &html,
-                      err)) {
-    return false;
-  }
+  if (!RenderGraphvizPageInChild(job, &html, err)) return false;
   out << html;
   const size_t nodes = request.graph.nodes.size(), total = request.graph.pairs.size(),
                visible = request.selection.shown_count;

@@ -24,6 +24,10 @@ struct RenderRequest {
   /// html only: write the explorer page (needs `reduction`) and fill this with its counts.
   ExplorerPageSummary* explorer = nullptr;
   const StructuralReduction* reduction = nullptr;  ///< ReduceStructurally(graph)
+  /// html with Graphviz: where the long-layout warning and the progress go (stderr), and
+  /// whether that is a terminal (graphviz_job.h). Null: nowhere.
+  std::ostream* progress = nullptr;
+  bool progress_is_terminal = false;
 };
 
 /// Largest graphs that get the Graphviz page by default (both limits must hold); above
@@ -42,13 +46,16 @@ struct HtmlLayoutChoice {
 HtmlLayoutChoice ChooseHtmlLayout(const ViewerOptions& options, const DepGraph& graph);
 
 /// Writes the output for options.format (text, html, dot or json) to `out` and sets *summary
-/// to the parenthesised part of the final "Wrote ..." line. False with *err on failure.
-/// Cost: O(V + E) for text/dot/json; html adds the Graphviz layout, or the layered layout
-/// and the per-mode classification for the explorer page.
+/// to the parenthesised part of the final "Wrote ..." line. False with a one-line *err on
+/// failure, `out` untouched. The Graphviz page is laid out in a child process
+/// (RenderGraphvizPageInChild). Cost: O(V + E) for text/dot/json; html adds the Graphviz
+/// layout, or the layered layout and the per-mode classification for the explorer page.
 bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* summary,
                   std::string* err);
 
-/// The JSON export: summary plus the selected pairs, ids as decimal strings. O(V + E).
+/// The JSON export: summary plus the listed and the selected pairs, each as its raw ids
+/// (`pred`, `succ`: decimal strings) and their `(ring, local)` labels (`pred_label`,
+/// `succ_label`, e.g. "(1, 3)", whatever the text report's id style). O(V + E).
 void WriteJsonExport(const RenderRequest& request, std::ostream& out);
 
 }  // namespace depgraph

@@ -56,10 +56,14 @@ std::string_view HeaderColor(const TaskLabel& label) {
   return label.kind == TaskKind::kAlloc ? "#EAEAEA" : "#D8D8D8";
 }
 
-// Appends `text` escaped for a double-quoted DOT string.
+// Appends `text` escaped for a double-quoted DOT string. A NUL byte (of a kernel name or an
+// overlap string) becomes `\\0`, drawn as `\0`: Graphviz reads DOT as a C string, so a raw
+// NUL would end the text mid-label and make the rest a syntax error.
 void AppendDotEscaped(std::string* out, std::string_view text) {
   for (char c : text) {
-    if (c == '\\') {
+    if (c == '\0') {
+      *out += "\\\\0";
+    } else if (c == '\\') {
       *out += "\\\\";
     } else if (c == '"') {
       *out += "\\\"";
@@ -69,6 +73,16 @@ void AppendDotEscaped(std::string* out, std::string_view text) {
       *out += c;
     }
   }
+}
+
+// Appends `text` escaped for a Graphviz HTML-like label (a NUL as `\0`).
+void AppendLabelHtml(std::string* out, std::string_view text) {
+  for (size_t nul = text.find('\0'); nul != std::string_view::npos; nul = text.find('\0')) {
+    AppendHtmlEscaped(out, text.substr(0, nul));
+    *out += "\\0";
+    text.remove_prefix(nul + 1);
+  }
+  AppendHtmlEscaped(out, text);
 }
 
 std::string LowerCase(std::string_view text) {
@@ -151,7 +165,7 @@ class DotWriter {
     out_ += options_.rankdir;
     out_ += ";\n  concentrate=false;\n";
     out_ += "  node [fontname=\"Helvetica\", fontsize=10];\n";
-    out_ += "  edge [color=\"#888\"];\n";
+    out_ += "  edge [color=\"#888888\"];\n";
     for (uint32_t node = 0; node < n; ++node) {
       const Task* task = graph_.TaskOfNode(node);
       if (rich_ && task != nullptr) {
@@ -212,7 +226,18 @@ class DotWriter {
       out_ += kSpmdColor;
       out_ += "\", penwidth=1.5";
     }
+    AppendSpmdBadge(task);
     out_ += "];\n";
+  }
+
+  // The export form's `xN` badge of an SPMD task, as an external label: ", xlabel=<...>".
+  void AppendSpmdBadge(const Task* task) {
+    if (options_.form != DotForm::kExport || task == nullptr || task->block_num <= 1) return;
+    out_ += ", xlabel=<<FONT COLOR=\"";
+    out_ += kSpmdColor;
+    out_ += "\" POINT-SIZE=\"8\"><B>x";
+    out_ += std::to_string(task->block_num);
+    out_ += "</B></FONT>>";
   }
 
   void WriteRichNode(uint32_t node, const Task& task) {
@@ -237,14 +262,16 @@ class DotWriter {
     out_ += "<TR><TD ALIGN=\"CENTER\" BGCOLOR=\"";
     out_ += HeaderColor(label);
     out_ += "\"><B>";
-    AppendHtmlEscaped(&out_, Headline(node, label.func_name));
+    AppendLabelHtml(&out_, Headline(node, label.func_name));
     out_ += "</B></TD></TR>";
     for (uint32_t i = 0; i < task.num_args; ++i) {
       if (IsOutputSide(graph_.args[task.first_arg + i].type)) {
         WriteArgRow(task.first_arg + i, "out", "#FFF2E5");
       }
     }
-    out_ += "</TABLE>>];\n";
+    out_ += "</TABLE>>";
+    AppendSpmdBadge(&task);
+    out_ += "];\n";
   }
 
   // One table row for an argument: identity line plus storage/shape/strides/offset.
@@ -350,6 +377,7 @@ class DotWriter {
   void WriteEdges(uint32_t p) {
     const Pair& pair = graph_.pairs[p];
     bool hidden = !shown_.empty() && shown_[p] == 0;
+    if (hidden && options_.form == DotForm::kExport) return;
     if (!rich_ || row_offsets_[p] == row_offsets_[p + 1]) {
       out_ += "  ";
       out_ += node_ids_[pair.pred];

@@ -122,6 +122,34 @@ describe('Graphviz page', { skip }, () => {
     await page.context().close();
   });
 
+  test('edges are grey, not Graphviz\'s black fallback; a NUL in a name shows as \\0', async () => {
+    const { file } = renderPage(session.dir, 'full');
+    const { page, errors } = await openPage(session.browser, file);
+    const strokes = await page.$$eval('#stage g.edge path', (ps) => ps.map((p) => p.getAttribute('stroke')));
+    assert.equal(strokes.length, 17);
+    for (const stroke of strokes) assert.match(stroke, /^#(888888|b0b0b0)$/i, stroke);
+    const heads = await page.$$eval('#stage g.edge polygon', (ps) => ps.map((p) => p.getAttribute('fill')));
+    for (const fill of heads) assert.match(fill, /^#(888888|b0b0b0)$/i, fill);
+    await screenshot(page, 'graphviz_full_grey_edges');
+    assertNoPageErrors(errors);
+    await page.context().close();
+
+    const deps = path.join(session.dir, 'nul', 'deps.json');
+    mkdirSync(path.dirname(deps), { recursive: true });
+    writeFileSync(deps, MARKERS_JSON);
+    writeFileSync(path.join(session.dir, 'nul', 'name_map.json'), '{"3": "mat\\u0000mul", "5": "softmax"}');
+    const nulPage = path.join(session.dir, 'nul.html');
+    run(tools.viewer, [deps, '--format', 'html', '-o', nulPage]);
+    const opened = await openPage(session.browser, nulPage);
+    const texts = await opened.page.$$eval('#stage svg g.node text', (ts) => ts.map((t) => t.textContent));
+    assert.ok(texts.some((t) => t.includes('mat\\0mul')), texts.join(' | '));
+    await opened.page.locator('#stage svg g.node[data-node="T0_2"]').click();
+    assert.match(await opened.page.textContent('#detail-title'), /^2 · mat\\0mul$/);
+    await screenshot(opened.page, 'graphviz_nul_name_selected');
+    assertNoPageErrors(opened.errors);
+    await opened.page.context().close();
+  });
+
   test('fit keeps the drawing below the header and above the legend', async () => {
     const { file } = renderPage(session.dir, 'full');
     const { page, errors } = await openPage(session.browser, file);

@@ -11,8 +11,19 @@
 
 namespace depgraph {
 
+/// What a DOT text is for.
+enum class DotForm {
+  /// What the html page lays out: every pair, the ones not selected drawn in the page
+  /// background colour (class "hidden-edge"), so node positions do not depend on the edge mode.
+  kLayout,
+  /// The `--format dot` file: only the selected pairs, and an `xN` badge (an external label,
+  /// red, bold, 8 pt, as the page draws it) beside every SPMD task with N > 1 blocks.
+  kExport,
+};
+
 /// How WriteDot draws the graph.
 struct DotOptions {
+  DotForm form = DotForm::kLayout;
   /// Graphviz `rankdir`: TB, LR, BT or RL. Written verbatim.
   std::string rankdir = "LR";
   /// `--show-tensor-info`: tasks become tables of their arguments and every annotation row
@@ -42,9 +53,12 @@ std::vector<std::pair<uint32_t, TaskId>> InferOutputTensorIds(const DepGraph& gr
 /// The DOT text for `graph`.
 ///
 /// `labels` comes from ResolveTaskLabels(graph, ...). `shown` has one entry per pair (1 =
-/// drawn normally, 0 = drawn in the page background colour with class "hidden-edge"); an
-/// empty vector shows every pair. Nodes come in ascending id order, edges ascending by
-/// (pred, succ); fan counts and markers always count every pair. Never fails.
+/// selected; 0 = drawn in the page background colour with class "hidden-edge" in the layout
+/// form, left out of the export form); an empty vector selects every pair. Nodes come in
+/// ascending id order (every node, also one without a selected pair), edges ascending by
+/// (pred, succ); fan counts and markers always count every pair. A NUL byte in a kernel name
+/// or an overlap string is drawn as the two characters `\0` (Graphviz reads DOT as a C
+/// string). Never fails.
 /// Cost: O(V + E + rows + args) time; the returned text is the only large allocation.
 std::string WriteDot(const DepGraph& graph, const std::vector<TaskLabel>& labels,
                      const std::vector<uint8_t>& shown, const DotOptions& options);
