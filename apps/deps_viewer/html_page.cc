@@ -165,7 +165,7 @@ std::string SpmdBlocksJson(const DepGraph& graph) {
 std::string DepStatsJson(const DepGraph& graph, const std::vector<TaskLabel>& labels,
                          const std::vector<uint8_t>& shown) {
   size_t n = graph.nodes.size();
-  bool rings = graph.UsesRings();
+  const IdDisplay rings = graph.Display();
   std::vector<std::string> hints(n);
   std::vector<std::string> dot_ids(n);
   for (uint32_t node = 0; node < n; ++node) {

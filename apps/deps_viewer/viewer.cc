@@ -50,7 +50,7 @@ std::string Headline(EdgeMode mode, size_t listed, size_t total) {
 }
 
 // "3 -> 7 -> 3": a cycle's tasks as the reports print ids.
-std::string CyclePath(const DepGraph& graph, const std::vector<uint32_t>& cycle, bool rings) {
+std::string CyclePath(const DepGraph& graph, const std::vector<uint32_t>& cycle, IdDisplay rings) {
   std::string path;
   for (size_t i = 0; i < cycle.size(); ++i) {
     if (i) path += " -> ";
@@ -157,7 +157,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
     reduction.is_dag = TopologicalOrder(graph, &order, &reduction.cycle);
   }
   const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode);
-  const bool rings = graph.UsesRings();
+  const IdDisplay rings = graph.Display();
 
   std::string stem = "deps_viewer";
   if (reducing && !selection.cycle_fallback) {
