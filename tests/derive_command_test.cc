@@ -33,6 +33,32 @@ TEST(DeriveCommand, PrintsTheTransformedProgram) {
   EXPECT_NE(bad.err.find("no/such.depir"), std::string::npos);
 }
 
+// Bounded in time and memory, in `dir`: without the refusals these inputs block or never end.
+testing::CommandResult BoundedDepgraph(const testing::TempDir& dir, const std::string& args) {
+  return testing::RunCommand(
+      "ulimit -v 2000000 && timeout 20 '" + testing::CliBinary() + "' " + args, dir.path());
+}
+
+TEST(DeriveCommand, SpecialProgramPathsAreOneLineErrors) {
+  testing::TempDir dir;
+  std::filesystem::create_directory(dir.File("prog.depir"));
+  testing::MakeFifo(dir.File("fifo.depir"));
+  for (const std::string command : {"derive", "run", "check"}) {
+    const std::string output = command == "run" ? " -o deps.json" : "";
+    testing::CommandResult r = BoundedDepgraph(dir, command + " prog.depir" + output);
+    EXPECT_EQ(r.exit_code, 1) << command << ": " << r.out;
+    EXPECT_EQ(r.err, "error: prog.depir: is a directory\n") << command;
+    EXPECT_EQ(r.out, "") << command;
+    r = BoundedDepgraph(dir, command + " fifo.depir" + output);
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_EQ(r.err, "error: fifo.depir: is a FIFO, not a regular file\n") << command;
+    r = BoundedDepgraph(dir, command + " /dev/zero" + output);
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_EQ(r.err, "error: /dev/zero: is a character device, not a regular file\n") << command;
+  }
+  EXPECT_FALSE(testing::Exists(dir.File("deps.json")));
+}
+
 TEST(CheckCommand, FlagsTheLoopMadeManualAroundCrossIterationHazards) {  // spec §3.4, T34
   testing::CommandResult r = Depgraph(std::string("check ") + kT34);
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;

@@ -18,6 +18,12 @@ CommandResult Viewer(const TempDir& dir, const std::string& args) {
   return testing::RunCommand("'" + testing::ViewerBinary() + "' " + args, dir.path());
 }
 
+// For inputs that could block or never end: a time and a memory bound on the run.
+CommandResult BoundedViewer(const TempDir& dir, const std::string& args) {
+  return testing::RunCommand(
+      "ulimit -v 2000000 && timeout 20 '" + testing::ViewerBinary() + "' " + args, dir.path());
+}
+
 std::string WorkedExample() { return testing::WorkedExampleJson(); }
 
 // Ring-1 chain a->b->c plus shortcut a->c (reference tests 31-36).
@@ -208,6 +214,25 @@ TEST(Viewer, UnwritableOutputIsAnError) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no/such/dir/out.txt"), std::string::npos);
   EXPECT_EQ(r.out, "");
+}
+
+TEST(Viewer, SpecialInputsAreRefused) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), RingGraph());
+  testing::MakeFifo(dir.File("fifo.json"));
+  CommandResult r = BoundedViewer(dir, "fifo.json -o out.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = BoundedViewer(dir, "deps.json --func-names fifo.json -o out.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = BoundedViewer(dir, "deps.json --func-names /dev/zero -o out.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: /dev/zero: is a character device, not a regular file\n");
+  r = BoundedViewer(dir, "/dev/zero -o out.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: /dev/zero: is a character device, not a regular file\n");
+  EXPECT_FALSE(Exists(dir.File("out.txt")));
 }
 
 TEST(Viewer, StatsLine) {

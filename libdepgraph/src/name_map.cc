@@ -1,11 +1,10 @@
 #include "depgraph/name_map.h"
 
-#include <sys/stat.h>
-
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "depgraph/input_file.h"
 
 namespace depgraph {
 
@@ -27,16 +26,25 @@ const std::string* NameMap::Find(long long id) const {
 
 NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* err) {
   map->names.clear();
-  std::ifstream in(path, std::ios::binary);
-  struct stat st;
-  if (!in || (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) {
-    *err = "[Errno 2] No such file or directory: '" + path + "'";
-    if (in) *err = "[Errno 21] Is a directory: '" + path + "'";
-    return NameMapStatus::kUnreadable;
+  std::string text;
+  InputFileError read_error;
+  if (!ReadInputFile(path, kMaxSmallInputBytes, &text, &read_error)) {
+    switch (read_error.status) {
+      case InputFileStatus::kCannotOpen:
+      case InputFileStatus::kReadError:
+        // Python's wording, as the reference tool prints it.
+        *err = "[Errno " + std::to_string(read_error.sys_errno) + "] " +
+               std::strerror(read_error.sys_errno) + ": '" + path + "'";
+        return NameMapStatus::kUnreadable;
+      case InputFileStatus::kDirectory:
+        *err = "[Errno 21] Is a directory: '" + path + "'";
+        return NameMapStatus::kUnreadable;
+      default:  // a FIFO, a device, an oversized file: refused, never read
+        *err = read_error.message;
+        return NameMapStatus::kInvalid;
+    }
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  nlohmann::json doc = nlohmann::json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     *err = "invalid JSON";
     return NameMapStatus::kUnreadable;

@@ -19,14 +19,16 @@ struct NameMap {
 /// Outcome of LoadNameMap.
 enum class NameMapStatus {
   kOk,
-  kUnreadable,  ///< missing file or invalid JSON: the viewer warns and goes on with no names
-  kInvalid,     ///< valid JSON of the wrong shape: an error
+  kUnreadable,  ///< missing file, a directory or invalid JSON: the viewer warns, goes on
+  kInvalid,     ///< valid JSON of the wrong shape, a FIFO, device or oversized file: an error
 };
 
 /// Loads a name map. The mapping is `callable_id_to_name` when that key holds a non-empty
 /// object, else the whole top-level object (the reference tool's rule, kept for
 /// compatibility: `{"callable_id_to_name":{}}` yields the outer object). On kUnreadable or
-/// kInvalid, *err holds the reason (kInvalid: "file: json.path: message").
+/// kInvalid, *err holds the reason (kInvalid: "file: json.path: message"). Only a regular file
+/// of at most kMaxSmallInputBytes is read (depgraph/input_file.h); anything else is refused
+/// before it is opened, so a FIFO never blocks and a device is never read.
 /// Cost: O(file size).
 NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* err);
 

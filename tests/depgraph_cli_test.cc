@@ -1,0 +1,58 @@
+// The files of `depgraph audit` and `depgraph diff` (apps/depgraph/depgraph_cli.cc): special
+// inputs refused before they can block, `-o` never replacing a non-regular file or an input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "test_util.h"
+
+namespace depgraph {
+namespace {
+
+using testing::CommandResult;
+using testing::ReadFile;
+using testing::TempDir;
+using testing::WriteFile;
+
+// Bounded in time and memory: without the refusals these inputs block or never end.
+CommandResult Depgraph(const TempDir& dir, const std::string& args) {
+  return testing::RunCommand(
+      "ulimit -v 2000000 && timeout 20 '" + testing::CliBinary() + "' " + args, dir.path());
+}
+
+class DepgraphCliFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    graph_ = testing::EdgesJson({{1, 2, "explicit"}, {2, 3, "explicit"}});
+    WriteFile(dir_.File("a.json"), graph_);
+    WriteFile(dir_.File("b.json"), graph_);
+  }
+  TempDir dir_;
+  std::string graph_;
+};
+
+TEST_F(DepgraphCliFiles, SpecialInputsAreRefused) {
+  testing::MakeFifo(dir_.File("fifo.json"));
+  CommandResult r = Depgraph(dir_, "audit fifo.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = Depgraph(dir_, "diff a.json fifo.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = Depgraph(dir_, "query fifo.json --grep x");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = Depgraph(dir_, "audit a.json --func-names fifo.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = Depgraph(dir_, "audit a.json --func-names /dev/zero");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: /dev/zero: is a character device, not a regular file\n");
+  r = Depgraph(dir_, "audit .");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: .: is a directory\n");
+}
+
+}  // namespace
+}  // namespace depgraph
