@@ -21,6 +21,11 @@ CommandResult Depgraph(const TempDir& dir, const std::string& args) {
       "ulimit -v 2000000 && timeout 20 '" + testing::CliBinary() + "' " + args, dir.path());
 }
 
+size_t EntryCount(const TempDir& dir) {
+  return std::distance(std::filesystem::directory_iterator(dir.path()),
+                       std::filesystem::directory_iterator());
+}
+
 class DepgraphCliFiles : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -31,6 +36,26 @@ class DepgraphCliFiles : public ::testing::Test {
   TempDir dir_;
   std::string graph_;
 };
+
+TEST_F(DepgraphCliFiles, NonRegularOutputsAreRefused) {
+  testing::MakeFifo(dir_.File("out.fifo"));
+  WriteFile(dir_.File("target.txt"), "keep");
+  std::filesystem::create_symlink("target.txt", dir_.File("link.txt"));
+  for (const std::string command : {"audit a.json", "diff a.json b.json"}) {
+    CommandResult r = Depgraph(dir_, command + " -o out.fifo");
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_EQ(r.err, "error: out.fifo: is a FIFO, not a regular file; refusing to replace it\n");
+    EXPECT_EQ(r.out, "");
+    r = Depgraph(dir_, command + " --json -o link.txt");
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_EQ(r.err, "error: link.txt: is a symlink, not a regular file; refusing to replace it\n");
+  }
+  EXPECT_EQ(std::filesystem::status(dir_.File("out.fifo")).type(),
+            std::filesystem::file_type::fifo);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_.File("link.txt")));
+  EXPECT_EQ(ReadFile(dir_.File("target.txt")), "keep");
+  EXPECT_EQ(EntryCount(dir_), 5u);  // no temporary file left
+}
 
 TEST_F(DepgraphCliFiles, SpecialInputsAreRefused) {
   testing::MakeFifo(dir_.File("fifo.json"));

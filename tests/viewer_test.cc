@@ -24,6 +24,11 @@ CommandResult BoundedViewer(const TempDir& dir, const std::string& args) {
       "ulimit -v 2000000 && timeout 20 '" + testing::ViewerBinary() + "' " + args, dir.path());
 }
 
+size_t EntryCount(const TempDir& dir) {
+  return std::distance(std::filesystem::directory_iterator(dir.path()),
+                       std::filesystem::directory_iterator());
+}
+
 std::string WorkedExample() { return testing::WorkedExampleJson(); }
 
 // Ring-1 chain a->b->c plus shortcut a->c (reference tests 31-36).
@@ -214,6 +219,25 @@ TEST(Viewer, UnwritableOutputIsAnError) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no/such/dir/out.txt"), std::string::npos);
   EXPECT_EQ(r.out, "");
+}
+
+TEST(Viewer, NonRegularOutputsAreRefused) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), RingGraph());
+  testing::MakeFifo(dir.File("out.fifo"));
+  CommandResult r = Viewer(dir, "deps.json -o out.fifo");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: out.fifo: is a FIFO, not a regular file; refusing to replace it\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::filesystem::status(dir.File("out.fifo")).type(), std::filesystem::file_type::fifo);
+  WriteFile(dir.File("target.html"), "keep");
+  std::filesystem::create_symlink("target.html", dir.File("link.html"));
+  r = Viewer(dir, "deps.json --format html -o link.html");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: link.html: is a symlink, not a regular file; refusing to replace it\n");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("link.html")));
+  EXPECT_EQ(ReadFile(dir.File("target.html")), "keep");
+  EXPECT_EQ(EntryCount(dir), 4u);  // deps.json, out.fifo, target.html, link.html: no temp file
 }
 
 TEST(Viewer, SpecialInputsAreRefused) {
