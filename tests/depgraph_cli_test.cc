@@ -79,5 +79,33 @@ TEST_F(DepgraphCliFiles, SpecialInputsAreRefused) {
   EXPECT_EQ(r.err, "error: .: is a directory\n");
 }
 
+TEST_F(DepgraphCliFiles, OutputOverAnInputIsRefused) {
+  std::filesystem::create_directory(dir_.File("sub"));
+  std::filesystem::create_symlink("a.json", dir_.File("link.json"));
+  WriteFile(dir_.File("names.json"), R"({"1": "fill"})");
+  struct Case {
+    std::string args;
+    std::string output;
+    std::string input;
+  };
+  for (const Case& c :
+       {Case{"audit a.json", "a.json", "a.json"}, Case{"audit a.json", "sub/../a.json", "a.json"},
+        Case{"audit a.json", "link.json", "a.json"},
+        Case{"audit a.json", dir_.File("a.json"), "a.json"},
+        Case{"audit a.json --func-names names.json", "names.json", "names.json"},
+        Case{"diff a.json b.json", "./b.json", "b.json"},
+        Case{"diff a.json b.json", "link.json", "a.json"}}) {
+    CommandResult r = Depgraph(dir_, c.args + " -o " + c.output);
+    EXPECT_EQ(r.exit_code, 1) << c.args << " -o " << c.output;
+    EXPECT_EQ(r.err, "error: " + c.output + ": is the input file " + c.input +
+                         "; refusing to overwrite it\n");
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(ReadFile(dir_.File("a.json")), graph_);
+  EXPECT_EQ(ReadFile(dir_.File("b.json")), graph_);
+  EXPECT_EQ(ReadFile(dir_.File("names.json")), R"({"1": "fill"})");
+  EXPECT_EQ(EntryCount(dir_), 5u);  // a.json, b.json, sub, link.json, names.json
+}
+
 }  // namespace
 }  // namespace depgraph

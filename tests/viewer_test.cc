@@ -259,6 +259,37 @@ TEST(Viewer, SpecialInputsAreRefused) {
   EXPECT_FALSE(Exists(dir.File("out.txt")));
 }
 
+TEST(Viewer, OutputOverAnInputIsRefused) {
+  TempDir dir;
+  const std::string graph = RingGraph();
+  WriteFile(dir.File("deps.json"), graph);
+  WriteFile(dir.File("names.json"), R"({"3": "qk"})");
+  std::filesystem::create_directory(dir.File("sub"));
+  std::filesystem::create_symlink("deps.json", dir.File("link.json"));
+  const std::string absolute = dir.File("deps.json");
+  for (const std::string& output : {std::string("deps.json"), std::string("sub/../deps.json"),
+                                    std::string("link.json"), absolute}) {
+    CommandResult r = Viewer(dir, "deps.json -o " + output);
+    EXPECT_EQ(r.exit_code, 1) << output;
+    EXPECT_EQ(r.err,
+              "error: " + output + ": is the input file deps.json; refusing to overwrite it\n");
+    EXPECT_EQ(ReadFile(dir.File("deps.json")), graph);
+  }
+  CommandResult r = Viewer(dir, "deps.json --func-names names.json -o names.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: names.json: is the input file names.json; refusing to overwrite it\n");
+  EXPECT_EQ(ReadFile(dir.File("names.json")), R"({"3": "qk"})");
+  // The default output name can be the input's too.
+  WriteFile(dir.File("deps_viewer.txt"), graph);
+  r = Viewer(dir, "deps_viewer.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(
+      r.err,
+      "error: deps_viewer.txt: is the input file deps_viewer.txt; refusing to overwrite it\n");
+  EXPECT_EQ(ReadFile(dir.File("deps_viewer.txt")), graph);
+  EXPECT_EQ(EntryCount(dir), 5u);  // no temporary file left
+}
+
 TEST(Viewer, StatsLine) {
   TempDir dir;
   WriteFile(dir.File("deps.json"), WorkedExample());
