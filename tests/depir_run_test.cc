@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
@@ -250,6 +251,32 @@ TEST_F(DepirRunTest, MissingFileIsAnError) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("nope.depir"), std::string::npos) << r.err;
   EXPECT_FALSE(testing::Exists(dir_.File("deps.json")));
+}
+
+TEST_F(DepirRunTest, OutputsMustBeRegularFilesOtherThanTheProgram) {
+  const std::string program =
+      testing::ReadFile(Program("t02_auto_scope_raw_hazard_adds_compiler_edge_when_enabled"));
+  testing::WriteFile(dir_.File("p.depir"), program);
+  auto r = Run("p.depir -o ./p.depir");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: ./p.depir: is the input file p.depir; refusing to overwrite it\n");
+  r = Run("p.depir -o deps.json --name-map p.depir");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: p.depir: is the input file p.depir; refusing to overwrite it\n");
+  EXPECT_EQ(testing::ReadFile(dir_.File("p.depir")), program);
+  testing::MakeFifo(dir_.File("deps.fifo"));
+  r = Run("p.depir -o deps.fifo --name-map names.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: deps.fifo: is a FIFO, not a regular file; refusing to replace it\n");
+  testing::MakeFifo(dir_.File("names.fifo"));
+  r = Run("p.depir -o deps.json --name-map names.fifo");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: names.fifo: is a FIFO, not a regular file; refusing to replace it\n");
+  EXPECT_FALSE(testing::Exists(dir_.File("deps.json")));
+  EXPECT_FALSE(testing::Exists(dir_.File("names.json")));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_.path()),
+                          std::filesystem::directory_iterator()),
+            3);  // p.depir and the two FIFOs: no temporary file left
 }
 
 TEST_F(DepirRunTest, ParseErrorHasPosition) {

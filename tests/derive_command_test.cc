@@ -33,6 +33,54 @@ TEST(DeriveCommand, PrintsTheTransformedProgram) {
   EXPECT_NE(bad.err.find("no/such.depir"), std::string::npos);
 }
 
+// Bounded in time and memory, in `dir`: without the refusals these inputs block or never end.
+testing::CommandResult BoundedDepgraph(const testing::TempDir& dir, const std::string& args) {
+  return testing::RunCommand(
+      "ulimit -v 2000000 && timeout 20 '" + testing::CliBinary() + "' " + args, dir.path());
+}
+
+TEST(DeriveCommand, SpecialProgramPathsAreOneLineErrors) {
+  testing::TempDir dir;
+  std::filesystem::create_directory(dir.File("prog.depir"));
+  testing::MakeFifo(dir.File("fifo.depir"));
+  for (const std::string command : {"derive", "run", "check"}) {
+    const std::string output = command == "run" ? " -o deps.json" : "";
+    testing::CommandResult r = BoundedDepgraph(dir, command + " prog.depir" + output);
+    EXPECT_EQ(r.exit_code, 1) << command << ": " << r.out;
+    EXPECT_EQ(r.err, "error: prog.depir: is a directory\n") << command;
+    EXPECT_EQ(r.out, "") << command;
+    r = BoundedDepgraph(dir, command + " fifo.depir" + output);
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_EQ(r.err, "error: fifo.depir: is a FIFO, not a regular file\n") << command;
+    r = BoundedDepgraph(dir, command + " /dev/zero" + output);
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_EQ(r.err, "error: /dev/zero: is a character device, not a regular file\n") << command;
+  }
+  EXPECT_FALSE(testing::Exists(dir.File("deps.json")));
+}
+
+TEST(DeriveCommand, OutputMustBeARegularFileOtherThanTheProgram) {
+  testing::TempDir dir;
+  const std::string program = testing::ReadFile(testing::SourceDir() + "/" + kT34);
+  testing::WriteFile(dir.File("p.depir"), program);
+  std::filesystem::create_directory(dir.File("sub"));
+  for (const std::string output : {"p.depir", "sub/../p.depir", "./p.depir"}) {
+    testing::CommandResult r = BoundedDepgraph(dir, "derive p.depir --analyze -o " + output);
+    EXPECT_EQ(r.exit_code, 1) << output;
+    EXPECT_EQ(r.err,
+              "error: " + output + ": is the input file p.depir; refusing to overwrite it\n");
+  }
+  EXPECT_EQ(testing::ReadFile(dir.File("p.depir")), program);
+  testing::MakeFifo(dir.File("out.fifo"));
+  testing::CommandResult r = BoundedDepgraph(dir, "derive p.depir -o out.fifo");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: out.fifo: is a FIFO, not a regular file; refusing to replace it\n");
+  EXPECT_EQ(std::filesystem::status(dir.File("out.fifo")).type(), std::filesystem::file_type::fifo);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
+                          std::filesystem::directory_iterator()),
+            3);  // p.depir, sub, out.fifo
+}
+
 TEST(CheckCommand, FlagsTheLoopMadeManualAroundCrossIterationHazards) {  // spec §3.4, T34
   testing::CommandResult r = Depgraph(std::string("check ") + kT34);
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;

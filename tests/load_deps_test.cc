@@ -219,6 +219,19 @@ TEST(LoadDepsErrors, UnreadableFiles) {
   EXPECT_EQ(err, dir.path() + ": is a directory");
 }
 
+TEST(LoadDepsErrors, SpecialFilesAreRefusedBeforeTheyAreOpened) {
+  testing::TempDir dir;
+  const std::string fifo = dir.File("deps.json");
+  testing::MakeFifo(fifo);
+  testing::FifoUnblocker unblocker(fifo);  // without the refusal: end-of-file, not a hang
+  DepGraph g;
+  std::string err;
+  EXPECT_FALSE(LoadDepsJson(fifo, &g, &err));
+  EXPECT_EQ(err, fifo + ": is a FIFO, not a regular file");
+  EXPECT_FALSE(LoadDepsJson("/dev/zero", &g, &err));
+  EXPECT_EQ(err, "/dev/zero: is a character device, not a regular file");
+}
+
 TEST(LoadDeps, ReadsFromDiskWithProgress) {
   testing::TempDir dir;
   testing::WriteFile(dir.File("deps.json"), testing::EdgesJson({{1, 2, "explicit"}}));

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "depgraph/input_file.h"
 #include "depgraph/task_label.h"
 #include "test_util.h"
 
@@ -89,6 +90,29 @@ TEST(NameMap, EchoedKeysAreEscaped) {
             std::string::npos)
       << err;
   EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+}
+
+TEST(NameMap, SpecialAndOversizedFilesAreRefusedNotRead) {
+  TempDir dir;
+  NameMap map;
+  std::string err;
+  const std::string fifo = dir.File("name_map.json");
+  testing::MakeFifo(fifo);
+  {
+    testing::FifoUnblocker unblocker(fifo);  // without the refusal: end-of-file, not a hang
+    EXPECT_EQ(LoadNameMap(fifo, &map, &err), NameMapStatus::kInvalid);
+    EXPECT_EQ(err, fifo + ": is a FIFO, not a regular file");
+  }
+  // A sparse file just over the bound: refused by its size, nothing is read.
+  const std::string big = dir.File("big.json");
+  WriteFile(big, "");
+  std::filesystem::resize_file(big, kMaxSmallInputBytes + 1);
+  EXPECT_EQ(LoadNameMap(big, &map, &err), NameMapStatus::kInvalid);
+  EXPECT_EQ(
+      err, big + ": is larger than the limit of " + std::to_string(kMaxSmallInputBytes) + " bytes");
+  // A directory stays the reference tool's warning case.
+  EXPECT_EQ(LoadNameMap(dir.path(), &map, &err), NameMapStatus::kUnreadable);
+  EXPECT_EQ(err, "[Errno 21] Is a directory: '" + dir.path() + "'");
 }
 
 TEST(NameMap, DiscoveryPicksNewestThenGreatestName) {  // reference test 1, spec §6.2 E

@@ -1,11 +1,20 @@
 #include "test_util.h"
 
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 namespace depgraph::testing {
@@ -33,9 +42,36 @@ void WriteFile(const std::string& path, const std::string& content) {
   std::ofstream(path, std::ios::binary) << content;
 }
 
+void MakeFifo(const std::string& path) {
+  if (mkfifo(path.c_str(), 0600) != 0) {
+    ADD_FAILURE() << "mkfifo " << path << ": " << std::strerror(errno);
+  }
+}
+
 bool Exists(const std::string& path) {
   std::error_code ec;
   return std::filesystem::exists(path, ec);
+}
+
+struct FifoUnblocker::State {
+  std::atomic<bool> stop{false};
+  std::thread thread;
+};
+
+FifoUnblocker::FifoUnblocker(std::string path) : state_(new State) {
+  state_->thread = std::thread([state = state_, path = std::move(path)] {
+    while (!state->stop.load()) {
+      int fd = open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: no reader yet
+      if (fd >= 0) close(fd);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+}
+
+FifoUnblocker::~FifoUnblocker() {
+  state_->stop.store(true);
+  state_->thread.join();
+  delete state_;
 }
 
 CommandResult RunCommand(const std::string& command, const std::string& cwd) {

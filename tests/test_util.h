@@ -25,6 +25,25 @@ void WriteFile(const std::string& path, const std::string& content);
 /// Whether a file or directory exists.
 bool Exists(const std::string& path);
 
+/// Creates a FIFO at `path` (mkfifo(3), mode 0600); fails the current test if it cannot.
+void MakeFifo(const std::string& path);
+
+/// While alive, keeps opening the FIFO at `path` for writing (non-blocking, every 10 ms) and
+/// closing it at once, so that a reader stuck in open(2) on it gets end-of-file instead of
+/// blocking forever. Guards in-process tests of code that must refuse FIFOs: without the
+/// refusal such a test fails instead of hanging.
+class FifoUnblocker {
+ public:
+  explicit FifoUnblocker(std::string path);
+  ~FifoUnblocker();
+  FifoUnblocker(const FifoUnblocker&) = delete;
+  FifoUnblocker& operator=(const FifoUnblocker&) = delete;
+
+ private:
+  struct State;
+  State* state_;
+};
+
 /// Result of running a command.
 struct CommandResult {
   int exit_code = -1;

@@ -27,6 +27,17 @@ CommandResult Viewer(const TempDir& dir, const std::string& args) {
   return testing::RunCommand("'" + testing::ViewerBinary() + "' " + args, dir.path());
 }
 
+// For inputs that could block or never end: a time and a memory bound on the run.
+CommandResult BoundedViewer(const TempDir& dir, const std::string& args) {
+  return testing::RunCommand(
+      "ulimit -v 2000000 && timeout 20 '" + testing::ViewerBinary() + "' " + args, dir.path());
+}
+
+size_t EntryCount(const TempDir& dir) {
+  return std::distance(std::filesystem::directory_iterator(dir.path()),
+                       std::filesystem::directory_iterator());
+}
+
 std::string WorkedExample() { return testing::WorkedExampleJson(); }
 
 // Ring-1 chain a->b->c plus shortcut a->c (reference tests 31-36).
@@ -243,6 +254,75 @@ TEST(Viewer, UnwritableOutputIsAnError) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no/such/dir/out.txt"), std::string::npos);
   EXPECT_EQ(r.out, "");
+}
+
+TEST(Viewer, NonRegularOutputsAreRefused) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), RingGraph());
+  testing::MakeFifo(dir.File("out.fifo"));
+  CommandResult r = Viewer(dir, "deps.json -o out.fifo");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: out.fifo: is a FIFO, not a regular file; refusing to replace it\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::filesystem::status(dir.File("out.fifo")).type(), std::filesystem::file_type::fifo);
+  WriteFile(dir.File("target.html"), "keep");
+  std::filesystem::create_symlink("target.html", dir.File("link.html"));
+  r = Viewer(dir, "deps.json --format html -o link.html");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: link.html: is a symlink, not a regular file; refusing to replace it\n");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("link.html")));
+  EXPECT_EQ(ReadFile(dir.File("target.html")), "keep");
+  EXPECT_EQ(EntryCount(dir), 4u);  // deps.json, out.fifo, target.html, link.html: no temp file
+}
+
+TEST(Viewer, SpecialInputsAreRefused) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), RingGraph());
+  testing::MakeFifo(dir.File("fifo.json"));
+  CommandResult r = BoundedViewer(dir, "fifo.json -o out.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = BoundedViewer(dir, "deps.json --func-names fifo.json -o out.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = BoundedViewer(dir, "deps.json --func-names /dev/zero -o out.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: /dev/zero: is a character device, not a regular file\n");
+  r = BoundedViewer(dir, "/dev/zero -o out.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: /dev/zero: is a character device, not a regular file\n");
+  EXPECT_FALSE(Exists(dir.File("out.txt")));
+}
+
+TEST(Viewer, OutputOverAnInputIsRefused) {
+  TempDir dir;
+  const std::string graph = RingGraph();
+  WriteFile(dir.File("deps.json"), graph);
+  WriteFile(dir.File("names.json"), R"({"3": "qk"})");
+  std::filesystem::create_directory(dir.File("sub"));
+  std::filesystem::create_symlink("deps.json", dir.File("link.json"));
+  const std::string absolute = dir.File("deps.json");
+  for (const std::string& output : {std::string("deps.json"), std::string("sub/../deps.json"),
+                                    std::string("link.json"), absolute}) {
+    CommandResult r = Viewer(dir, "deps.json -o " + output);
+    EXPECT_EQ(r.exit_code, 1) << output;
+    EXPECT_EQ(r.err,
+              "error: " + output + ": is the input file deps.json; refusing to overwrite it\n");
+    EXPECT_EQ(ReadFile(dir.File("deps.json")), graph);
+  }
+  CommandResult r = Viewer(dir, "deps.json --func-names names.json -o names.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: names.json: is the input file names.json; refusing to overwrite it\n");
+  EXPECT_EQ(ReadFile(dir.File("names.json")), R"({"3": "qk"})");
+  // The default output name can be the input's too.
+  WriteFile(dir.File("deps_viewer.txt"), graph);
+  r = Viewer(dir, "deps_viewer.txt");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(
+      r.err,
+      "error: deps_viewer.txt: is the input file deps_viewer.txt; refusing to overwrite it\n");
+  EXPECT_EQ(ReadFile(dir.File("deps_viewer.txt")), graph);
+  EXPECT_EQ(EntryCount(dir), 5u);  // no temporary file left
 }
 
 TEST(Viewer, StatsLine) {

@@ -10,6 +10,7 @@
 #include "depgraph/audit_report.h"
 #include "depgraph/diff_report.h"
 #include "depgraph/graph_diff.h"
+#include "depgraph/input_file.h"
 #include "depgraph/load_deps.h"
 #include "depgraph/name_map.h"
 #include "depgraph/task_label.h"
@@ -62,6 +63,15 @@ bool Emit(const std::string& path, std::ostream& out, std::ostream& err, Render&
   return true;
 }
 
+// False after `error: <output>: is the input file ...` when `output` (if any) is one of `inputs`.
+bool OutputIsNotAnInputOrReport(const std::string& output, const std::vector<std::string>& inputs,
+                                std::ostream& err) {
+  std::string error;
+  if (output.empty() || CheckOutputIsNotAnInput(output, inputs, &error)) return true;
+  err << "error: " << error << "\n";
+  return false;
+}
+
 // The `--func-names` option of the subcommands that name kernels (audit, query).
 void AddFuncNamesOption(CLI::App* cmd, std::string* target) {
   cmd->add_option("--func-names", *target,
@@ -69,6 +79,7 @@ void AddFuncNamesOption(CLI::App* cmd, std::string* target) {
 }
 
 int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err) {
+  if (!OutputIsNotAnInputOrReport(args.output, {args.input, args.func_names}, err)) return 1;
   DepGraph graph;
   if (!LoadGraphOrReport(args.input, &graph, err)) return 1;
   NameMap names;
@@ -99,6 +110,7 @@ int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err)
 }
 
 int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
+  if (!OutputIsNotAnInputOrReport(args.output, {args.a, args.b}, err)) return 1;
   DepGraph a, b;
   if (!LoadGraphOrReport(args.a, &a, err) || !LoadGraphOrReport(args.b, &b, err)) return 1;
   DiffOptions options;

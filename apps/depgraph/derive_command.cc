@@ -10,6 +10,7 @@
 #include "depgraph/atomic_file.h"
 #include "depgraph/audit.h"
 #include "depgraph/graph_diff.h"
+#include "depgraph/input_file.h"
 #include "depgraph/load_deps.h"
 #include "depgraph/race_audit.h"
 #include "depgraph_passes/auto_derive_task_dependencies.h"
@@ -171,6 +172,10 @@ std::optional<ByteInterval> ConflictRange(const DepGraph& graph, const AccessMod
 int RunDeriveCommand(const DeriveArgs& args, std::ostream& out, std::ostream& err) {
   passes::Program program;
   std::string error;
+  if (!args.output.empty() && !CheckOutputIsNotAnInput(args.output, {args.input}, &error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
   if (!passes::ParseDepirFile(args.input, &program, &error)) {
     err << "error: " << error << "\n";
     return 1;

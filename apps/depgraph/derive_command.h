@@ -20,7 +20,9 @@ struct DeriveArgs {
 };
 
 /// Runs `depgraph derive`: parses, runs AutoDeriveTaskDependencies (and optionally
-/// MaterializeRuntimeScopes) and prints the program. Exit 0, or 1 with a one-line error.
+/// MaterializeRuntimeScopes) and prints the program. Exit 0, or 1 with a one-line error (also
+/// for a program path that is not a regular file, and an output that is not a regular file or
+/// is the program itself).
 /// O(program size x accesses per region).
 int RunDeriveCommand(const DeriveArgs& args, std::ostream& out, std::ostream& err);
 

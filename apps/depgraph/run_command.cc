@@ -8,6 +8,7 @@
 #include <map>
 
 #include "depgraph/atomic_file.h"
+#include "depgraph/input_file.h"
 #include "depgraph_passes/depir_parser.h"
 #include "depgraph_passes/ssa_form.h"
 #include "depgraph_shim/shim_runtime.h"
@@ -97,12 +98,19 @@ int PrepareDepirRun(const std::string& input, const std::string& entry,
 }
 
 int RunDepirCommand(const RunCommandArgs& args, std::ostream& out, std::ostream& err) {
+  const std::string name_map_path =
+      args.name_map.empty() ? DefaultNameMapPath(args.output, args.input) : args.name_map;
+  std::string error;
+  if (!CheckOutputIsNotAnInput(args.output, {args.input}, &error) ||
+      !CheckOutputIsNotAnInput(name_map_path, {args.input}, &error)) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
   DepirRunOptions options;
   passes::Program program;
   if (int code = PrepareDepirRun(args.input, args.entry, args.sets, &options, &program, err)) {
     return code;
   }
-  std::string error;
   shim::ShimConfig config;
   config.flavor = args.host_build_graph ? shim::RuntimeFlavor::kHostBuildGraph
                                         : shim::RuntimeFlavor::kTensormapRingbuffer;
@@ -120,8 +128,6 @@ int RunDepirCommand(const RunCommandArgs& args, std::ostream& out, std::ostream&
   std::error_code mkdir_error;
   const std::filesystem::path output_dir = std::filesystem::path(args.output).parent_path();
   if (!output_dir.empty()) std::filesystem::create_directories(output_dir, mkdir_error);
-  const std::string name_map_path =
-      args.name_map.empty() ? DefaultNameMapPath(args.output, args.input) : args.name_map;
   // Both outputs go to temporary files and are renamed only when both are complete.
   AtomicFile deps;
   if (!deps.Open(args.output, &error)) {

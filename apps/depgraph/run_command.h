@@ -25,7 +25,8 @@ struct RunCommandArgs {
 };
 
 /// Runs `depgraph run`. Exit codes: 0 written; 1 unreadable or invalid program, unbound name,
-/// shape mismatch, runtime (shim) error or unwritable output, with a one-line message on `err`
+/// shape mismatch, runtime (shim) error or unwritable output (one that is not a regular file,
+/// or is the program itself, included), with a one-line message on `err`
 /// and no output file written; 2 malformed `--set`. O(executed statements x submit cost).
 int RunDepirCommand(const RunCommandArgs& args, std::ostream& out, std::ostream& err);
 

@@ -9,6 +9,7 @@
 #include "depgraph/atomic_file.h"
 #include "depgraph/edge_mode.h"
 #include "depgraph/graph_metrics.h"
+#include "depgraph/input_file.h"
 #include "depgraph/load_deps.h"
 #include "depgraph/name_map.h"
 #include "depgraph/reduction.h"
@@ -177,8 +178,9 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   }
   std::string summary;
   AtomicFile file;
-  if (!file.Open(output, &error) || !RenderOutput(request, file.stream(), &summary, &error) ||
-      !file.Commit(&error)) {
+  // The default output name can be the input's too (`deps_viewer deps_viewer.txt`).
+  if (!CheckOutputIsNotAnInput(output, {input, names_path}, &error) || !file.Open(output, &error) ||
+      !RenderOutput(request, file.stream(), &summary, &error) || !file.Commit(&error)) {
     err << "error: " << error << "\n";
     return 1;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "depgraph/input_file.h"
 #include "depgraph/json_reader.h"
 #include "depgraph/message_quote.h"
 #include "depgraph/py_int.h"
@@ -735,6 +736,12 @@ bool DepsLoader::Finish() {
 bool LoadDepsJson(const std::string& path, DepGraph* graph, std::string* err,
                   const ProgressFn& progress) {
   *graph = DepGraph();
+  // Refuse FIFOs, devices and directories before JsonReader opens (and could block on) them.
+  InputFileError refused;
+  if (!CheckRegularInput(path, nullptr, &refused)) {
+    *err = refused.message;
+    return false;
+  }
   JsonReader reader;
   std::string open_error;
   if (!reader.Open(path, &open_error)) {

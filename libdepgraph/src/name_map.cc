@@ -1,11 +1,10 @@
 #include "depgraph/name_map.h"
 
-#include <sys/stat.h>
-
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "depgraph/input_file.h"
 
 #include "depgraph/json_dom.h"
 #include "depgraph/message_quote.h"
@@ -30,20 +29,29 @@ const std::string* NameMap::Find(long long id) const {
 
 NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* err) {
   map->names.clear();
-  std::ifstream in(path, std::ios::binary);
-  struct stat st;
-  if (!in || (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) {
-    *err = "[Errno 2] No such file or directory: '" + EscapeForMessage(path) + "'";
-    if (in) *err = "[Errno 21] Is a directory: '" + EscapeForMessage(path) + "'";
-    return NameMapStatus::kUnreadable;
+  std::string text;
+  InputFileError read_error;
+  if (!ReadInputFile(path, kMaxSmallInputBytes, &text, &read_error)) {
+    switch (read_error.status) {
+      case InputFileStatus::kCannotOpen:
+      case InputFileStatus::kReadError:
+        // Python's wording, as the reference tool prints it.
+        *err = "[Errno " + std::to_string(read_error.sys_errno) + "] " +
+               std::strerror(read_error.sys_errno) + ": '" + EscapeForMessage(path) + "'";
+        return NameMapStatus::kUnreadable;
+      case InputFileStatus::kDirectory:
+        *err = "[Errno 21] Is a directory: '" + EscapeForMessage(path) + "'";
+        return NameMapStatus::kUnreadable;
+      default:  // a FIFO, a device, an oversized file: refused, never read
+        *err = read_error.message;
+        return NameMapStatus::kInvalid;
+    }
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
   // One syntax checker for every JSON input: invalid UTF-8, lone surrogate escapes and
   // syntax errors are reported at their line and column.
   nlohmann::ordered_json doc;
   std::string syntax_error;
-  if (!ParseJsonDocument(buffer.str(), &doc, &syntax_error)) {
+  if (!ParseJsonDocument(text, &doc, &syntax_error)) {
     *err = syntax_error;
     return NameMapStatus::kUnreadable;
   }

@@ -1,9 +1,8 @@
 #include "depgraph_passes/depir_parser.h"
 
-#include <fstream>
 #include <optional>
-#include <sstream>
 
+#include "depgraph/input_file.h"
 #include "depgraph_passes/depir_lexer.h"
 #include "directive_reader.h"
 #include "name_env.h"
@@ -599,14 +598,13 @@ bool ParseDepir(std::string_view text, const std::string& filename, Program* out
 }
 
 bool ParseDepirFile(const std::string& path, Program* out, std::string* err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *err = path + ": cannot open";
+  std::string text;
+  InputFileError read_error;
+  if (!ReadInputFile(path, kMaxSmallInputBytes, &text, &read_error)) {
+    *err = read_error.message;
     return false;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseDepir(ss.str(), path, out, err);
+  return ParseDepir(text, path, out, err);
 }
 
 }  // namespace depgraph::passes

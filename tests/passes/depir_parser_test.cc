@@ -213,6 +213,17 @@ TEST(DepirParser, NestingLimit) {
 
 // Every prefix and many random byte mutations of valid programs: no crash, and an error is
 // always one line with a position.
+TEST(DepirParser, FilesThatAreNotRegularAreOneLineErrors) {
+  Program p;
+  std::string err;
+  const std::string dir = std::string(DEPGRAPH_SOURCE_DIR) + "/data/passes";
+  EXPECT_FALSE(ParseDepirFile(dir, &p, &err));  // was: an empty program
+  EXPECT_EQ(err, dir + ": is a directory");
+  // Devices and FIFOs: tests/derive_command_test.cc, bounded in a subprocess.
+  EXPECT_FALSE(ParseDepirFile("/nonexistent/p.depir", &p, &err));
+  EXPECT_EQ(err, "/nonexistent/p.depir: No such file or directory");
+}
+
 TEST(DepirParser, FuzzTruncationsAndMutations) {
   std::mt19937 rng(12345);
   const std::string alphabet = "(){}[],=:#@-> \n\"abc019_\x01\xff";

@@ -8,7 +8,11 @@ namespace depgraph {
 
 /// Writes to a temporary file beside `path` and renames it over `path` on Commit().
 /// Destroying an uncommitted AtomicFile removes the temporary file, so a failed run leaves
-/// no partial output. Cost: one extra rename.
+/// no partial output; so does SIGINT, SIGTERM or SIGHUP while the file is open (the first
+/// Open() installs a handler that unlinks every live temporary file and then re-raises the
+/// signal with its previous disposition; signals ignored at that time stay ignored).
+/// Only a regular file (or nothing) at `path` is ever replaced: a directory, symlink, FIFO,
+/// device or socket there is refused. Cost: one lstat and one rename more than a plain write.
 class AtomicFile {
  public:
   AtomicFile() = default;
@@ -16,17 +20,24 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
-  /// Creates the temporary file. False with a message (naming `path`) on failure.
+  /// Checks (lstat, not following symlinks) that `path` is a regular file or absent, then
+  /// creates the temporary file. False with a one-line message naming `path` on failure, e.g.
+  /// "out.html: is a FIFO, not a regular file; refusing to replace it".
   bool Open(const std::string& path, std::string* err);
   /// The stream to write the content to.
   std::ostream& stream() { return out_; }
-  /// Flushes, checks for write errors and renames into place. False with a message on failure.
+  /// Flushes, checks for write errors, checks `path` again and renames into place. False with
+  /// a message on failure (the temporary file is then removed by the destructor).
   bool Commit(std::string* err);
+
+  /// The temporary file's path after a successful Open ("" before). For messages and tests.
+  const std::string& temp_path() const { return temp_path_; }
 
  private:
   std::string path_;
   std::string temp_path_;
   std::ofstream out_;
+  int slot_ = -1;  // index in the registry of live temporary files, -1 if not registered
   bool committed_ = false;
 };
 

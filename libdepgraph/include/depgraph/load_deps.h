@@ -21,6 +21,8 @@ using ProgressFn = std::function<void(double fraction)>;
 /// Unlike the Python tool, input it would silently drop or crash on is an error: on failure
 /// returns false with a one-line message in *err naming the file and the JSON path or
 /// line:column, e.g. `deps.json: edges[17].pred: expected an unsigned 64-bit id, got "0x10"`.
+/// Only a regular file (or a symlink to one) is read: a directory, FIFO or device is refused
+/// before it is opened (`deps.json: is a FIFO, not a regular file`).
 /// Cost: O(file size + R log R) time for R rows, O(tasks + rows) memory; the file is streamed.
 bool LoadDepsJson(const std::string& path, DepGraph* graph, std::string* err,
                   const ProgressFn& progress = nullptr);

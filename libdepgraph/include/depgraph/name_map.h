@@ -19,8 +19,8 @@ struct NameMap {
 /// Outcome of LoadNameMap.
 enum class NameMapStatus {
   kOk,
-  kUnreadable,  ///< missing file or not JSON: the viewer warns and goes on with no names
-  kInvalid,     ///< valid JSON of the wrong shape: an error
+  kUnreadable,  ///< missing file, a directory or not JSON: the viewer warns and goes on
+  kInvalid,     ///< valid JSON of the wrong shape, a FIFO, device or oversized file: an error
 };
 
 /// Loads a name map. The mapping is `callable_id_to_name` when that key holds a non-empty
@@ -28,7 +28,9 @@ enum class NameMapStatus {
 /// compatibility: `{"callable_id_to_name":{}}` yields the outer object). On kUnreadable or
 /// kInvalid, *err holds the reason on one line: kUnreadable "line L:column C: message" for
 /// input that is not JSON (syntax, ill-formed UTF-8, a lone surrogate escape), kInvalid
-/// "file: json.path: message" (user text in it escaped, depgraph/message_quote.h).
+/// "file: json.path: message" (user text in it escaped, depgraph/message_quote.h). Only a
+/// regular file of at most kMaxSmallInputBytes is read (depgraph/input_file.h); anything else
+/// is refused before it is opened, so a FIFO never blocks and a device is never read.
 /// Cost: O(file size).
 NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* err);
 

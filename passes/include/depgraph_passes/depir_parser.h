@@ -14,7 +14,9 @@ namespace depgraph::passes {
 /// error. O(text) time and memory (plus O(vars) per `name@k` reference).
 bool ParseDepir(std::string_view text, const std::string& filename, Program* out, std::string* err);
 
-/// Reads the file at `path` and parses it, errors prefixed with `path`. O(file).
+/// Reads the file at `path` and parses it, errors prefixed with `path`. Only a regular file of
+/// at most depgraph::kMaxSmallInputBytes is read: a directory, FIFO or device is refused before
+/// it is opened ("p.depir: is a directory"). O(file).
 bool ParseDepirFile(const std::string& path, Program* out, std::string* err);
 
 }  // namespace depgraph::passes

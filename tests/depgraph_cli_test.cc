@@ -1,0 +1,111 @@
+// The files of `depgraph audit` and `depgraph diff` (apps/depgraph/depgraph_cli.cc): special
+// inputs refused before they can block, `-o` never replacing a non-regular file or an input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "test_util.h"
+
+namespace depgraph {
+namespace {
+
+using testing::CommandResult;
+using testing::ReadFile;
+using testing::TempDir;
+using testing::WriteFile;
+
+// Bounded in time and memory: without the refusals these inputs block or never end.
+CommandResult Depgraph(const TempDir& dir, const std::string& args) {
+  return testing::RunCommand(
+      "ulimit -v 2000000 && timeout 20 '" + testing::CliBinary() + "' " + args, dir.path());
+}
+
+size_t EntryCount(const TempDir& dir) {
+  return std::distance(std::filesystem::directory_iterator(dir.path()),
+                       std::filesystem::directory_iterator());
+}
+
+class DepgraphCliFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    graph_ = testing::EdgesJson({{1, 2, "explicit"}, {2, 3, "explicit"}});
+    WriteFile(dir_.File("a.json"), graph_);
+    WriteFile(dir_.File("b.json"), graph_);
+  }
+  TempDir dir_;
+  std::string graph_;
+};
+
+TEST_F(DepgraphCliFiles, NonRegularOutputsAreRefused) {
+  testing::MakeFifo(dir_.File("out.fifo"));
+  WriteFile(dir_.File("target.txt"), "keep");
+  std::filesystem::create_symlink("target.txt", dir_.File("link.txt"));
+  for (const std::string command : {"audit a.json", "diff a.json b.json"}) {
+    CommandResult r = Depgraph(dir_, command + " -o out.fifo");
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_EQ(r.err, "error: out.fifo: is a FIFO, not a regular file; refusing to replace it\n");
+    EXPECT_EQ(r.out, "");
+    r = Depgraph(dir_, command + " --json -o link.txt");
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_EQ(r.err, "error: link.txt: is a symlink, not a regular file; refusing to replace it\n");
+  }
+  EXPECT_EQ(std::filesystem::status(dir_.File("out.fifo")).type(),
+            std::filesystem::file_type::fifo);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_.File("link.txt")));
+  EXPECT_EQ(ReadFile(dir_.File("target.txt")), "keep");
+  EXPECT_EQ(EntryCount(dir_), 5u);  // no temporary file left
+}
+
+TEST_F(DepgraphCliFiles, SpecialInputsAreRefused) {
+  testing::MakeFifo(dir_.File("fifo.json"));
+  CommandResult r = Depgraph(dir_, "audit fifo.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = Depgraph(dir_, "diff a.json fifo.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = Depgraph(dir_, "query fifo.json --grep x");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = Depgraph(dir_, "audit a.json --func-names fifo.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: fifo.json: is a FIFO, not a regular file\n");
+  r = Depgraph(dir_, "audit a.json --func-names /dev/zero");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: /dev/zero: is a character device, not a regular file\n");
+  r = Depgraph(dir_, "audit .");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: .: is a directory\n");
+}
+
+TEST_F(DepgraphCliFiles, OutputOverAnInputIsRefused) {
+  std::filesystem::create_directory(dir_.File("sub"));
+  std::filesystem::create_symlink("a.json", dir_.File("link.json"));
+  WriteFile(dir_.File("names.json"), R"({"1": "fill"})");
+  struct Case {
+    std::string args;
+    std::string output;
+    std::string input;
+  };
+  for (const Case& c :
+       {Case{"audit a.json", "a.json", "a.json"}, Case{"audit a.json", "sub/../a.json", "a.json"},
+        Case{"audit a.json", "link.json", "a.json"},
+        Case{"audit a.json", dir_.File("a.json"), "a.json"},
+        Case{"audit a.json --func-names names.json", "names.json", "names.json"},
+        Case{"diff a.json b.json", "./b.json", "b.json"},
+        Case{"diff a.json b.json", "link.json", "a.json"}}) {
+    CommandResult r = Depgraph(dir_, c.args + " -o " + c.output);
+    EXPECT_EQ(r.exit_code, 1) << c.args << " -o " << c.output;
+    EXPECT_EQ(r.err, "error: " + c.output + ": is the input file " + c.input +
+                         "; refusing to overwrite it\n");
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(ReadFile(dir_.File("a.json")), graph_);
+  EXPECT_EQ(ReadFile(dir_.File("b.json")), graph_);
+  EXPECT_EQ(ReadFile(dir_.File("names.json")), R"({"1": "fill"})");
+  EXPECT_EQ(EntryCount(dir_), 5u);  // a.json, b.json, sub, link.json, names.json
+}
+
+}  // namespace
+}  // namespace depgraph
