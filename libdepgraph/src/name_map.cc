@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "depgraph/input_file.h"
-
 #include "depgraph/json_dom.h"
 #include "depgraph/message_quote.h"
 
