@@ -4,6 +4,7 @@
 // exception in the orchestration, output write); 2 bad command line or run description.
 // Nothing is written unless the run succeeded; outputs appear atomically.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_usage.h"
 #include "depgraph/atomic_file.h"
 #include "depgraph/message_quote.h"
 #include "depgraph/utf8.h"
@@ -170,7 +172,9 @@ int Main(int argc, char** argv) {
   Options opt;
   CLI::App app{"Run a compiled orchestration through the runtime shim and write deps.json.",
                "orch_runner"};
-  app.add_option("library", opt.library, "orchestration shared object (.so)")->required();
+  app.set_version_flag("--version", cli::VersionLine("orch_runner"));
+  // Named as the usage line names it; a missing one is reported by its description.
+  app.add_option("LIBRARY", opt.library, "orchestration shared object (.so) to run")->required();
   app.add_option("-a,--args", opt.args_file, "run description (JSON; see docs/runtime_shim.md)");
   app.add_option("-t,--tensor", opt.tensors,
                  "entry tensor after the description's: DTYPE:D0xD1...[=v0,v1,...|@file.bin]")
@@ -201,8 +205,12 @@ int Main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return Fail(std::string(e.what()) + " (see --help)", 2);
+    // The option meant for a misspelled one, arguments named as the help names them.
+    const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+    return Fail(cli::DescribeParseError(app, e, args) + " (see --help)", 2);
   }
 
   RunDescription desc;
