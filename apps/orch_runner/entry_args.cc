@@ -10,10 +10,10 @@
 #include <set>
 #include <sstream>
 
+#include "depgraph/input_file.h"
 #include "depgraph/json_dom.h"
 #include "depgraph/message_quote.h"
 #include "depgraph/utf8.h"
-#include "regular_file.h"
 
 namespace depgraph::orch_runner {
 
@@ -157,19 +157,26 @@ bool EncodeValue(const json& v, int dtype, std::vector<unsigned char>* out, std:
 }
 
 /// Reads the data file of `t`: a regular file of exactly t.nbytes() bytes, of which no more
-/// than that is ever read. False with a reason naming the file.
+/// than that (plus one) is ever read; a directory, FIFO or device is refused unopened. False
+/// with a reason naming the file.
 bool ReadDataFile(const std::string& path, EntryTensor* t, std::string* why) {
+  std::string content;
+  InputFileError error;
   uint64_t size = 0;
-  std::string reason;
-  if (!ReadRegularFile(path, t->nbytes(), &t->data, &size, &reason)) {
-    *why = "data file " + EscapeForMessage(path) + " " + reason;
-    return false;
+  if (!ReadInputFile(path, t->nbytes(), &content, &error)) {
+    if (error.status != InputFileStatus::kTooLarge || !CheckRegularInput(path, &size, &error)) {
+      *why = "data file " + EscapeForMessage(error.message);
+      return false;
+    }
+  } else {
+    size = content.size();
   }
-  if (size != t->nbytes() || t->data.size() != t->nbytes()) {
+  if (size != t->nbytes()) {
     *why = "data file " + EscapeForMessage(path) + " has " + std::to_string(size) +
            " bytes, the tensor needs " + std::to_string(t->nbytes());
     return false;
   }
+  t->data.assign(content.begin(), content.end());
   return true;
 }
 
@@ -390,20 +397,21 @@ uint64_t EntryTensor::nbytes() const { return numel() * DtypeSize(dtype); }
 
 bool LoadRunDescription(const std::string& path, RunDescription* out, std::string* err) {
   const std::string p = EscapeForMessage(path) + ": ";
-  std::vector<unsigned char> bytes;
-  uint64_t size = 0;
-  std::string why;
-  if (!ReadRegularFile(path, kMaxDescriptionBytes, &bytes, &size, &why)) {
-    *err = p + why;
-    return false;
-  }
-  if (size > kMaxDescriptionBytes) {
-    *err = p + "larger than " + std::to_string(kMaxDescriptionBytes >> 20) +
-           " MiB (give large tensor contents as data_file)";
+  std::string text;
+  InputFileError error;
+  if (!ReadInputFile(path, kMaxDescriptionBytes, &text, &error)) {
+    *err = EscapeForMessage(error.message);
+    if (error.status == InputFileStatus::kCannotOpen ||
+        error.status == InputFileStatus::kReadError) {
+      *err = p + "cannot read: " + std::strerror(error.sys_errno);
+    }
+    if (error.status == InputFileStatus::kTooLarge) {
+      *err += " (give large tensor contents as data_file)";
+    }
     return false;
   }
   json doc;
-  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  std::string why;
   if (!ParseJsonDocument(text, &doc, &why)) {
     *err = p + why;
     return false;

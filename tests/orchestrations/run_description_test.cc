@@ -81,20 +81,20 @@ TEST_F(RunDescriptionTest, DataFileMustBeARegularFileOfTheRightSize) {
       RunWith(
           R"({"tensors":[{"shape":[4],"dtype":"f32","data_file":"/dev/zero"}],"scalars":[0,0]})"),
       desc() +
-          ": tensors[0].data_file: data file /dev/zero is not a regular file (a character "
-          "device)");
+          ": tensors[0].data_file: data file /dev/zero: is a character device, not a "
+          "regular file");
   ExpectUsageError(
       RunWith(R"({"tensors":[{"shape":[4],"dtype":"f32","data_file":"."}],"scalars":[0,0]})"),
-      desc() + ": tensors[0].data_file: data file " + dir_ + "/. is a directory");
+      desc() + ": tensors[0].data_file: data file " + dir_ + "/.: is a directory");
   RunnerRun r =
       RunRunner({Module("orch_runner_probe"), "-t", "f32:4@/dev/zero", "-o", deps()}, dir_);
-  ExpectUsageError(r, "--tensor f32:4@/dev/zero: data file /dev/zero is not a regular file");
+  ExpectUsageError(r, "--tensor f32:4@/dev/zero: data file /dev/zero: is a character device");
   r = RunRunner({Module("orch_runner_probe"), "-t", "f32:4@" + dir_, "-o", deps()}, dir_);
   ExpectUsageError(r, "is a directory");
   const std::string fifo = dir_ + "/fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   r = RunRunner({Module("orch_runner_probe"), "-t", "f32:4@" + fifo, "-o", deps()}, dir_);
-  ExpectUsageError(r, "is not a regular file (a FIFO)");
+  ExpectUsageError(r, "fifo: is a FIFO, not a regular file");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
 
   // A regular file must hold exactly the tensor's bytes.
@@ -110,7 +110,7 @@ TEST_F(RunDescriptionTest, DataFileMustBeARegularFileOfTheRightSize) {
 
 TEST_F(RunDescriptionTest, DescriptionMustBeARegularFile) {
   RunnerRun r = RunRunner({Module("orch_runner_probe"), "-a", "/dev/zero", "-o", deps()}, dir_);
-  ExpectUsageError(r, "/dev/zero: is not a regular file (a character device)");
+  ExpectUsageError(r, "/dev/zero: is a character device, not a regular file");
   r = RunRunner({Module("orch_runner_probe"), "-a", dir_, "-o", deps()}, dir_);
   ExpectUsageError(r, dir_ + ": is a directory");
 }
