@@ -177,6 +177,7 @@ bool ReadDataFile(const std::string& path, EntryTensor* t, std::string* why) {
     return false;
   }
   t->data.assign(content.begin(), content.end());
+  t->data_file = path;
   return true;
 }
 

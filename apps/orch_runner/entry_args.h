@@ -31,6 +31,7 @@ struct EntryTensor {
   int dtype = 0;                   ///< DataType value
   bool has_data = false;           ///< true: the orchestration may read the values
   std::vector<unsigned char> data; ///< exactly numel * elem bytes when has_data
+  std::string data_file;           ///< the file the data was read from, if any
 
   /// Product of the shape.
   uint64_t numel() const;

@@ -15,6 +15,7 @@
 
 #include "cli_usage.h"
 #include "depgraph/atomic_file.h"
+#include "depgraph/input_file.h"
 #include "depgraph/message_quote.h"
 #include "depgraph/utf8.h"
 #include "entry_args.h"
@@ -217,7 +218,18 @@ int Main(int argc, char** argv) {
   RunSettings settings;
   if (int code = Resolve(opt, &desc, &settings); code != 0) return code;
 
+  // An output must never replace an input (the library, the description, a data file).
+  const std::string name_map_path =
+      opt.name_map.empty() ? DefaultNameMapPath(opt.output, opt.library) : opt.name_map;
+  const bool want_name_map = !desc.kernel_names.empty();
+  std::vector<std::string> inputs = {opt.library, opt.args_file};
+  for (const EntryTensor& t : desc.tensors) inputs.push_back(t.data_file);
   std::string err;
+  if (!CheckOutputIsNotAnInput(opt.output, inputs, &err) ||
+      (want_name_map && !CheckOutputIsNotAnInput(name_map_path, inputs, &err))) {
+    return Fail(err, 2);
+  }
+
   OrchestrationLibrary library;
   if (!library.Open(opt.library, &err)) return Fail(err, 1);
   std::unique_ptr<shim::ShimRuntime> runtime;
@@ -235,9 +247,6 @@ int Main(int argc, char** argv) {
   if (!deps.Open(opt.output, &err)) return Fail(err, 1);
   if (!runtime->WriteDepsJson(deps.stream())) return Fail(opt.output + ": write failed", 1);
   AtomicFile name_map;
-  const bool want_name_map = !desc.kernel_names.empty();
-  const std::string name_map_path =
-      opt.name_map.empty() ? DefaultNameMapPath(opt.output, opt.library) : opt.name_map;
   if (want_name_map) {
     if (!name_map.Open(name_map_path, &err)) return Fail(err, 1);
     name_map.stream() << NameMapText(desc);

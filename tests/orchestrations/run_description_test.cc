@@ -108,6 +108,25 @@ TEST_F(RunDescriptionTest, DataFileMustBeARegularFileOfTheRightSize) {
   EXPECT_TRUE(fs::exists(deps()));
 }
 
+// No output may replace one of the run's inputs, however its path is spelt.
+TEST_F(RunDescriptionTest, OutputsNeverReplaceInputs) {
+  WriteFile(dir_ + "/ok.bin", std::string(16, 'x'));
+  const std::string text =
+      R"({"tensors":[{"shape":[4],"dtype":"f32","data_file":"ok.bin"}],"scalars":[0,0]})";
+  WriteFile(desc(), text);
+  const auto run_to = [&](const std::string& output) {
+    return RunRunner({Module("orch_runner_probe"), "-a", desc(), "-o", output}, dir_);
+  };
+  RunnerRun r = run_to(dir_ + "/./run.json");
+  ExpectUsageError(r, "run.json: is the input file " + desc());
+  EXPECT_EQ(ReadFile(desc()), text);
+  r = run_to(dir_ + "/ok.bin");
+  ExpectUsageError(r, "ok.bin: is the input file " + dir_ + "/ok.bin");
+  EXPECT_EQ(ReadFile(dir_ + "/ok.bin"), std::string(16, 'x'));
+  r = RunWith(text, {"--kernel-names", "A", "--name-map", Module("orch_runner_probe")});
+  ExpectUsageError(r, ": is the input file " + Module("orch_runner_probe"));
+}
+
 TEST_F(RunDescriptionTest, DescriptionMustBeARegularFile) {
   RunnerRun r = RunRunner({Module("orch_runner_probe"), "-a", "/dev/zero", "-o", deps()}, dir_);
   ExpectUsageError(r, "/dev/zero: is a character device, not a regular file");
