@@ -36,7 +36,14 @@ NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* er
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
-  nlohmann::json doc = nlohmann::json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
+  return LoadNameMapText(buffer.str(), path, map, err);
+}
+
+NameMapStatus LoadNameMapText(std::string_view text, const std::string& path, NameMap* map,
+                              std::string* err) {
+  map->names.clear();
+  nlohmann::json doc =
+      nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     *err = "invalid JSON";
     return NameMapStatus::kUnreadable;
