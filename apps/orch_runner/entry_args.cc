@@ -316,13 +316,19 @@ bool LoadRunDescription(const std::string& path, RunDescription* out, std::strin
     *err = path + ": cannot read: " + std::strerror(errno);
     return false;
   }
-  json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string base_dir;
+  if (size_t slash = path.rfind('/'); slash != std::string::npos) base_dir = path.substr(0, slash);
+  return LoadRunDescriptionText(text, path, base_dir, out, err);
+}
+
+bool LoadRunDescriptionText(std::string_view text, const std::string& path,
+                            const std::string& base_dir, RunDescription* out, std::string* err) {
+  json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     // Re-parse with exceptions only to get the position of the syntax error.
-    in.clear();
-    in.seekg(0);
     try {
-      json ignored = json::parse(in);
+      json ignored = json::parse(text.begin(), text.end());
       (void)ignored;
     } catch (const json::parse_error& e) {
       *err = path + ": invalid JSON: " + e.what();
@@ -335,8 +341,6 @@ bool LoadRunDescription(const std::string& path, RunDescription* out, std::strin
     *err = path + ": expected a JSON object at the top level";
     return false;
   }
-  std::string base_dir;
-  if (size_t slash = path.rfind('/'); slash != std::string::npos) base_dir = path.substr(0, slash);
   const std::string p = path + ": ";
   static const std::set<std::string> kKeys = {"tensors", "scalars", "runtime", "arch",
                                                "ring_heap_size",
