@@ -330,7 +330,7 @@ bool LoadRunDescriptionText(std::string_view text, const std::string& path,
     try {
       json ignored = json::parse(text.begin(), text.end());
       (void)ignored;
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e400
       *err = path + ": invalid JSON: " + e.what();
       return false;
     }
