@@ -31,6 +31,29 @@ std::string Lower(std::string_view s) {
   return r;
 }
 
+/// `s` for a one-line message: control characters as \n, \t, \r or \xNN. O(|s|).
+std::string Printable(std::string_view s) {
+  std::string r;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      r += "\\n";
+    } else if (c == '\t') {
+      r += "\\t";
+    } else if (c == '\r') {
+      r += "\\r";
+    } else if (u < 0x20 || u == 0x7f) {
+      const char* hex = "0123456789abcdef";
+      r += "\\x";
+      r += hex[u >> 4];
+      r += hex[u & 15];
+    } else {
+      r += c;
+    }
+  }
+  return r;
+}
+
 /// Round-to-nearest-even float -> IEEE half bits.
 uint16_t FloatToHalf(float f) {
   uint32_t x;
@@ -207,7 +230,7 @@ bool ParseTensorObject(const json& t, const std::string& base_dir, const std::st
   static const std::set<std::string> kKeys = {"name", "shape", "dtype", "values", "data_file"};
   for (auto it = t.begin(); it != t.end(); ++it) {
     if (!kKeys.count(it.key())) {
-      *err = where + "." + it.key() + ": unknown key";
+      *err = where + "." + Printable(it.key()) + ": unknown key";
       return false;
     }
   }
@@ -348,7 +371,7 @@ bool LoadRunDescriptionText(std::string_view text, const std::string& path,
                                                "orchestrator_name", "comment"};
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     if (!kKeys.count(it.key())) {
-      *err = p + it.key() + ": unknown key";
+      *err = p + Printable(it.key()) + ": unknown key";
       return false;
     }
   }
@@ -431,7 +454,7 @@ bool LoadRunDescriptionText(std::string_view text, const std::string& path,
         char* end = nullptr;
         long id = std::strtol(it.key().c_str(), &end, 10);
         if (it.key().empty() || *end != '\0' || id < 0 || !it.value().is_string()) {
-          *err = p + "kernel_names." + it.key() + ": expected \"<id>\": \"<name>\"";
+          *err = p + "kernel_names." + Printable(it.key()) + ": expected \"<id>\": \"<name>\"";
           return false;
         }
         out->kernel_names.emplace_back(static_cast<int>(id), it.value().get<std::string>());
@@ -522,7 +545,7 @@ bool ParseTensorSpec(const std::string& spec, EntryTensor* out, std::string* err
 }
 
 bool ParseScalarSpec(const std::string& spec, uint64_t* out, std::string* err) {
-  const std::string what = "scalar '" + spec + "': ";
+  const std::string what = "scalar '" + Printable(spec) + "': ";
   if (spec.rfind("f32:", 0) == 0 || spec.rfind("f64:", 0) == 0) {
     char* end = nullptr;
     double d = std::strtod(spec.c_str() + 4, &end);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace depgraph::orch_runner {
 namespace {
@@ -42,6 +43,27 @@ TEST(RunDescriptionText, NumberOverflowIsInvalidJsonNotACrash) {
     EXPECT_FALSE(LoadRunDescriptionText(text, "case.json", "", &d, &err)) << text;
     EXPECT_EQ(err.rfind("case.json: invalid JSON: ", 0), 0u) << err;
     EXPECT_NE(err.find("number overflow"), std::string::npos) << err;
+  }
+}
+
+// Fuzz finding (corpus/run_description/crash-newline-key.json): keys and scalar strings were
+// echoed raw, so a key holding a newline split the one-line error message in two.
+TEST(RunDescriptionText, MessagesEscapeControlCharacters) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"\n":[]})", "case.json: \\n: unknown key"},
+      {R"({"tensors":[{"shape":[1],"dtype":"INT8","a\tb":0}]})",
+       "case.json: tensors[0].a\\tb: unknown key"},
+      {R"({"kernel_names":{"1\r":"QK"}})",
+       "case.json: kernel_names.1\\r: expected \"<id>\": \"<name>\""},
+      {R"({"scalars":["7\u0001"]})",
+       "case.json: scalars[0]: scalar '7\\x01': expected a u64 (decimal or 0x hex), a negative "
+       "integer, f32:X or f64:X"},
+  };
+  for (const auto& [text, message] : cases) {
+    RunDescription d;
+    std::string err;
+    EXPECT_FALSE(LoadRunDescriptionText(text, "case.json", "", &d, &err)) << text;
+    EXPECT_EQ(err, message);
   }
 }
 
