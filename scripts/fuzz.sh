@@ -7,8 +7,9 @@
 # never in parallel). SECONDS per harness (default 600). Builds with clang into build-fuzz/
 # (-fsanitize=fuzzer,address,undefined; UB aborts), fuzzes one process on one core, starting from
 # the committed seeds (tests/fuzz/corpus/HARNESS/, read only) plus the corpus grown by earlier
-# runs (build-fuzz/corpus/HARNESS/). A crash, leak or timeout is minimised into
-# build-fuzz/artifacts/HARNESS/; add it to tests/fuzz/corpus/HARNESS/ together with its fix.
+# runs (build-fuzz/corpus/HARNESS/). A crash, leak or timeout (25 s) stops the run and leaves
+# the input in build-fuzz/artifacts/HARNESS/: minimise it (-minimize_crash=1) and add it to
+# tests/fuzz/corpus/HARNESS/ together with its fix.
 # The last line of each run's log (build-fuzz/logs/HARNESS.log) has executions, coverage and
 # features. Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS (ninja -j, default 2).
 set -euo pipefail
@@ -48,7 +49,7 @@ for h in "${harnesses[@]}"; do
   echo "fuzz.sh: $h for ${seconds}s (log: $build/logs/$h.log)"
   status=0
   "$build/tests/fuzz/fuzz_$h" "$work" "tests/fuzz/corpus/$h" -dict="tests/fuzz/$h.dict" \
-    -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -max_total_time="$seconds" -max_len=4096 -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "${extra[@]}" >"$build/logs/$h.log" 2>&1 || status=$?
   grep -E '^#[0-9]+[[:space:]]+(DONE|INITED)' "$build/logs/$h.log" | tail -n 1 || true
   grep -E '^stat::number_of_executed_units' "$build/logs/$h.log" || true

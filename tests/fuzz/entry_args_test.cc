@@ -28,8 +28,7 @@ TEST(RunDescriptionText, ErrorsNameTheDocumentAndThePath) {
   RunDescription d;
   std::string err;
   EXPECT_FALSE(LoadRunDescriptionText(
-      R"({"tensors":[{"shape":[2],"dtype":"INT8","values":[1,300]}]})", "case.json", "", &d,
-      &err));
+      R"({"tensors":[{"shape":[2],"dtype":"INT8","values":[1,300]}]})", "case.json", "", &d, &err));
   EXPECT_EQ(err, "case.json: tensors[0].values[1]: 300 does not fit INT8");
 }
 
