@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages depgraph needs (only those missing), the browser tests' npm
 # packages (tests/browser, from its lockfile), then configures and builds everything into
-# build/. Safe to run again: it only does what is left to do.
+# build/ (not with --no-build). Safe to run again: it only does what is left to do.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,5 +32,6 @@ if [ ! -d "$browser/node_modules" ] || [ "$browser/package-lock.json" -nt "$brow
   touch "$browser/node_modules"
 fi
 
+[ "${1:-}" = "--no-build" ] && exit 0
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C build -j"$(nproc)" | tail -n 1

@@ -33,6 +33,21 @@ TEST(NameMap, AcceptsSceneTestAndFlatFormats) {
   EXPECT_EQ(map.Find(2), nullptr);
 }
 
+TEST(NameMap, TextEntryPointMatchesTheFileLoader) {  // the fuzz harness's entry point
+  const std::string text = R"({"callable_id_to_name":{"0":"QK","1":7}})";
+  NameMap from_file, from_text;
+  std::string file_err, text_err;
+  EXPECT_EQ(Load(text, &from_file, &file_err), NameMapStatus::kInvalid);
+  EXPECT_EQ(LoadNameMapText(text, "name_map.json", &from_text, &text_err),
+            NameMapStatus::kInvalid);
+  EXPECT_EQ(text_err, "name_map.json: callable_id_to_name.1: expected a string name, got number");
+  EXPECT_TRUE(from_text.empty());
+  EXPECT_EQ(LoadNameMapText("{\"0\":", "m.json", &from_text, &text_err),
+            NameMapStatus::kUnreadable);
+  ASSERT_EQ(LoadNameMapText(R"({"3":"PV"})", "m.json", &from_text, &text_err), NameMapStatus::kOk);
+  EXPECT_EQ(*from_text.Find(3), "PV");
+}
+
 TEST(NameMap, EmptyInnerMapFallsBackToOuterObject) {  // reference quirk 2
   NameMap map;
   std::string err;

@@ -411,6 +411,14 @@ bool LoadRunDescription(const std::string& path, RunDescription* out, std::strin
     }
     return false;
   }
+  std::string base_dir;
+  if (size_t slash = path.rfind('/'); slash != std::string::npos) base_dir = path.substr(0, slash);
+  return LoadRunDescriptionText(text, path, base_dir, out, err);
+}
+
+bool LoadRunDescriptionText(std::string_view text, const std::string& path,
+                            const std::string& base_dir, RunDescription* out, std::string* err) {
+  const std::string p = EscapeForMessage(path) + ": ";
   json doc;
   std::string why;
   if (!ParseJsonDocument(text, &doc, &why)) {
@@ -421,8 +429,6 @@ bool LoadRunDescription(const std::string& path, RunDescription* out, std::strin
     *err = p + "expected a JSON object at the top level, got " + doc.type_name();
     return false;
   }
-  std::string base_dir;
-  if (size_t slash = path.rfind('/'); slash != std::string::npos) base_dir = path.substr(0, slash);
   static const std::set<std::string> kKeys = {
       "tensors", "scalars", "runtime",      "arch",    "platform",         "ring_heap_size",
       "entry",   "config",  "kernel_names", "comment", "orchestrator_name"};

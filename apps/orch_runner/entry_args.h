@@ -60,6 +60,12 @@ struct RunDescription {
 /// ("case.json: tensors[2].values[5]: 300 does not fit INT8"). O(file + data).
 bool LoadRunDescription(const std::string& path, RunDescription* out, std::string* err);
 
+/// Same as LoadRunDescription for an in-memory document: `path` names it in messages and
+/// relative `data_file` paths are resolved against `base_dir` ("" = the working directory).
+/// O(text + data).
+bool LoadRunDescriptionText(std::string_view text, const std::string& path,
+                            const std::string& base_dir, RunDescription* out, std::string* err);
+
 /// Parses a command-line tensor spec `DTYPE:D0xD1x...[=v0,v1,...|@file]`, e.g. `FLOAT32:64x64`,
 /// `INT32:2=33,17`, `INT64:4@config.bin` (file relative to the working directory).
 bool ParseTensorSpec(const std::string& spec, EntryTensor* out, std::string* err);

@@ -46,6 +46,12 @@ NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* er
         return NameMapStatus::kInvalid;
     }
   }
+  return LoadNameMapText(text, path, map, err);
+}
+
+NameMapStatus LoadNameMapText(std::string_view text, const std::string& path, NameMap* map,
+                              std::string* err) {
+  map->names.clear();
   // One syntax checker for every JSON input: invalid UTF-8, lone surrogate escapes and
   // syntax errors are reported at their line and column.
   nlohmann::ordered_json doc;

@@ -106,8 +106,10 @@ void WriteTextReport(const DepGraph& graph, const EdgeSelection& selection,
   bool any_name = false;
   for (const TaskLabel& label : labels) any_name = any_name || !label.func_name.empty();
 
+  // The buffer grows to at most 1 MiB before each flush; small reports reserve what they need.
   std::string buf;
-  buf.reserve(1 << 20);
+  buf.reserve(
+      std::min<size_t>(size_t{1} << 20, 4096 + graph.nodes.size() * 128 + graph.rows.size() * 96));
   auto flush = [&](bool force) {
     if (force || buf.size() > (1 << 20) - 4096) {
       out.write(buf.data(), static_cast<std::streamsize>(buf.size()));

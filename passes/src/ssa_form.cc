@@ -290,8 +290,10 @@ class SsaBuilder {
     for (const auto& [name, v] : end) {
       if (local.count(name)) {
         // The DSL's loop-local names revert after the loop unless the body rebound them.
-        const bool rebound = std::none_of(locals.begin(), locals.end(),
-                                          [&](const NameEnv::Local& l) { return l.local == v; });
+        // (value, not v: clang before 16 cannot capture a structured binding.)
+        const bool rebound =
+            std::none_of(locals.begin(), locals.end(),
+                         [&, value = v](const NameEnv::Local& l) { return l.local == value; });
         if (rebound) exit[name] = v;
       } else if (const auto h = heads.find(name); h != heads.end()) {
         const int p = NewMerge(MergeKind::kLoopExit, id, name, MergeValue(h->second), v);

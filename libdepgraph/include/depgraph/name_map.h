@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace depgraph {
@@ -33,6 +34,11 @@ enum class NameMapStatus {
 /// is refused before it is opened, so a FIFO never blocks and a device is never read.
 /// Cost: O(file size).
 NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* err);
+
+/// Same as LoadNameMap for an in-memory document (never kUnreadable for a missing file: only
+/// for invalid JSON); `path` names the document in messages. Cost: O(text size).
+NameMapStatus LoadNameMapText(std::string_view text, const std::string& path, NameMap* map,
+                              std::string* err);
 
 /// The sibling `name_map*.json` regular file of `directory` to use: newest mtime, ties broken
 /// by the lexicographically greatest name; "" if there is none. O(directory entries).

@@ -1,0 +1,207 @@
+// Fuzz harness of the deps.json loader (LoadDepsJsonText) and everything the viewer runs on a
+// loaded graph: the structural reduction, every edge mode, the text report, the DOT writer
+// (plain and --show-tensor-info) and the JSON export, each into a std::ostringstream.
+//
+// Beyond "no crash", it checks what must hold for any loaded graph: a failed load has a
+// one-line message; on a DAG of at most kOracleMaxNodes nodes the redundant pairs are exactly
+// those a brute-force closure finds; the edge modes partition the pairs as documented; the
+// JSON export parses.
+#include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "depgraph/dot_writer.h"
+#include "depgraph/edge_mode.h"
+#include "depgraph/graph.h"
+#include "depgraph/graph_metrics.h"
+#include "depgraph/load_deps.h"
+#include "depgraph/name_map.h"
+#include "depgraph/reduction.h"
+#include "depgraph/task_label.h"
+#include "depgraph/text_report.h"
+#include "deps_viewer/viewer_options.h"
+#include "deps_viewer/viewer_output.h"
+#include "fuzz_check.h"
+
+namespace depgraph::fuzz {
+namespace {
+
+/// Largest graph checked against the brute-force closure (O(V^2) memory, O(V * E) time).
+constexpr size_t kOracleMaxNodes = 96;
+
+/// Per pair: 1 iff its succ is reachable from another successor of its pred. O(V * E).
+std::vector<uint8_t> BruteForceRedundant(const DepGraph& graph) {
+  const size_t n = graph.nodes.size();
+  std::vector<std::vector<uint32_t>> succ(n);
+  for (const Pair& p : graph.pairs) succ[p.pred].push_back(p.succ);
+  std::vector<std::vector<uint8_t>> reach(n, std::vector<uint8_t>(n, 0));
+  for (size_t s = 0; s < n; ++s) {
+    std::vector<uint32_t> stack = {static_cast<uint32_t>(s)};
+    while (!stack.empty()) {
+      const uint32_t x = stack.back();
+      stack.pop_back();
+      for (uint32_t y : succ[x]) {
+        if (!reach[s][y]) {
+          reach[s][y] = 1;
+          stack.push_back(y);
+        }
+      }
+    }
+  }
+  std::vector<uint8_t> out(graph.pairs.size(), 0);
+  for (size_t p = 0; p < graph.pairs.size(); ++p) {
+    for (uint32_t w : succ[graph.pairs[p].pred]) {
+      if (w != graph.pairs[p].succ && reach[w][graph.pairs[p].succ]) out[p] = 1;
+    }
+  }
+  return out;
+}
+
+/// The graph model's own invariants: nodes ascending and unique, pairs ascending, unique and
+/// in range, rows pointing at pairs, the CSR graph agreeing with the pairs. O(V + E + R).
+void CheckModel(const DepGraph& graph) {
+  const size_t n = graph.nodes.size();
+  Require(std::adjacent_find(graph.nodes.begin(), graph.nodes.end(),
+                             [](TaskId a, TaskId b) { return a >= b; }) == graph.nodes.end(),
+          "nodes not strictly ascending");
+  Require(graph.node_task.size() == n, "node_task size");
+  for (size_t p = 0; p < graph.pairs.size(); ++p) {
+    const Pair& pair = graph.pairs[p];
+    Require(pair.pred < n && pair.succ < n, "pair out of range");
+    if (p > 0) {
+      const Pair& prev = graph.pairs[p - 1];
+      Require(prev.pred < pair.pred || (prev.pred == pair.pred && prev.succ < pair.succ),
+              "pairs not strictly ascending");
+    }
+    Require(graph.FindPair(pair.pred, pair.succ) == static_cast<int64_t>(p), "FindPair");
+  }
+  for (const EdgeRow& row : graph.rows) Require(row.pair < graph.pairs.size(), "row.pair");
+  Require(boost::num_vertices(graph.graph) == n, "CSR vertex count");
+  Require(boost::num_edges(graph.graph) == graph.pairs.size(), "CSR edge count");
+}
+
+/// The edge modes' documented relations to the reduction and to each other. O(E).
+void CheckSelection(const DepGraph& graph, const StructuralReduction& reduction,
+                    const EdgeSelection& selection) {
+  const size_t pairs = graph.pairs.size();
+  Require(selection.shown.size() == pairs, "shown size");
+  Require(static_cast<size_t>(std::count(selection.shown.begin(), selection.shown.end(), 1)) ==
+              selection.shown_count,
+          "shown_count");
+  Require(std::is_sorted(selection.listed.begin(), selection.listed.end()) &&
+              std::adjacent_find(selection.listed.begin(), selection.listed.end()) ==
+                  selection.listed.end(),
+          "listed not strictly ascending");
+  for (uint32_t p : selection.listed) Require(p < pairs, "listed out of range");
+  if (selection.mode == EdgeMode::kFull || selection.cycle_fallback) {
+    Require(selection.shown_count == pairs, "full / fallback shows every pair");
+    Require(selection.cycle_fallback == (selection.mode != EdgeMode::kFull && !reduction.is_dag),
+            "cycle_fallback iff a reduction mode meets a cycle");
+    return;
+  }
+  for (uint32_t p : selection.listed) Require(reduction.redundant[p] != 0, "listed not redundant");
+  switch (selection.mode) {
+    case EdgeMode::kReduced:
+    case EdgeMode::kReducedDataflow:
+      Require(selection.shown_count + selection.listed.size() == pairs, "reduced partition");
+      for (uint32_t p : selection.listed) Require(!selection.shown[p], "listed pair shown");
+      break;
+    case EdgeMode::kOmitted:
+    case EdgeMode::kOmittedDataflow:
+    case EdgeMode::kRetained:
+      Require(selection.shown_count == selection.listed.size(), "omitted shows its list");
+      for (uint32_t p : selection.listed) Require(selection.shown[p] != 0, "listed pair hidden");
+      break;
+    default:
+      break;
+  }
+  if (selection.mode == EdgeMode::kRetained) {
+    Require(selection.retained_count == selection.listed.size(), "retained lists its count");
+  } else {
+    Require(selection.retained_count + selection.listed.size() == reduction.redundant_count,
+            "removed + retained != redundant");
+  }
+}
+
+/// Runs every writer on one selection and checks the JSON export parses. O(V + E + R).
+void WriteEverything(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                     const EdgeSelection& selection) {
+  const std::string source = "fuzz/deps.json";
+  std::ostringstream text;
+  WriteTextReport(graph, selection, labels, source, text);
+  const TextReportCounts counts = CountTextReport(graph, selection);
+  Require(counts.unique_edges == selection.shown_count, "text report counts shown pairs");
+
+  DotOptions dot;
+  dot.rich = false;
+  const std::string plain = WriteDot(graph, labels, selection.shown, dot);
+  Require(plain.rfind("digraph", 0) == 0, "DOT starts with digraph");
+  dot.rich = true;
+  dot.rankdir = "TB";
+  (void)WriteDot(graph, labels, selection.shown, dot);
+
+  ViewerOptions options;
+  options.format = "json";
+  options.edge_mode = selection.mode;
+  const RenderRequest request{graph, labels, selection, source, options};
+  std::ostringstream json;
+  WriteJsonExport(request, json);
+  const nlohmann::json parsed = nlohmann::json::parse(json.str(), nullptr, false);
+  Require(!parsed.is_discarded(), "the JSON export is not valid JSON");
+  Require(parsed["edges"].size() == selection.shown_count, "JSON edges count");
+}
+
+}  // namespace
+}  // namespace depgraph::fuzz
+
+/// libFuzzer entry point: loads `data` as deps.json; when it loads, reduces it, applies every
+/// edge mode and runs every writer. Inputs above kMaxInputBytes are skipped. Cost: the
+/// loader's O(bytes + R log R), the reduction, the dataflow proof, and O(V * E) for the
+/// brute-force check on small graphs.
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace depgraph;
+  using namespace depgraph::fuzz;
+  if (size > kMaxInputBytes) return 0;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  DepGraph graph;
+  std::string err;
+  if (!LoadDepsJsonText(text, "deps.json", &graph, &err)) {
+    RequireOneLineMessage(err);
+    return 0;
+  }
+  CheckModel(graph);
+  // Names for kernel ids 0..2 and one empty name, so the labelled paths of the writers run.
+  NameMap names;
+  names.names = {{"0", "qk"}, {"1", "softmax \"x\" <b>"}, {"2", ""}, {"level", ""}};
+  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
+  Require(labels.size() == graph.nodes.size(), "one label per node");
+
+  const StructuralReduction reduction = ReduceStructurally(graph);
+  Require(reduction.is_dag == reduction.cycle.empty(), "a cycle iff not a DAG");
+  Require(reduction.redundant.size() == graph.pairs.size(), "redundant size");
+  if (reduction.is_dag && graph.nodes.size() <= kOracleMaxNodes) {
+    Require(reduction.redundant == BruteForceRedundant(graph), "reduction != brute force");
+  }
+  if (!reduction.is_dag) {
+    Require(reduction.cycle.size() >= 2 && reduction.cycle.front() == reduction.cycle.back(),
+            "the cycle repeats its first node");
+    for (size_t i = 0; i + 1 < reduction.cycle.size(); ++i) {
+      Require(graph.FindPair(reduction.cycle[i], reduction.cycle[i + 1]) >= 0,
+              "the cycle follows pairs");
+    }
+  }
+  Require(ComputeGraphMetrics(graph).is_dag == reduction.is_dag, "metrics and reduction agree");
+
+  for (EdgeMode mode :
+       {EdgeMode::kFull, EdgeMode::kReduced, EdgeMode::kOmitted, EdgeMode::kReducedDataflow,
+        EdgeMode::kOmittedDataflow, EdgeMode::kRetained}) {
+    const EdgeSelection selection = SelectEdges(graph, reduction, mode);
+    CheckSelection(graph, reduction, selection);
+    WriteEverything(graph, labels, selection);
+  }
+  return 0;
+}
