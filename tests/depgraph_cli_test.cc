@@ -107,5 +107,16 @@ TEST_F(DepgraphCliFiles, OutputOverAnInputIsRefused) {
   EXPECT_EQ(EntryCount(dir_), 5u);  // a.json, b.json, sub, link.json, names.json
 }
 
+// The name map audit finds by itself beside the capture is an input as much as one given with
+// --func-names: -o naming it is refused and the file is left as it was.
+TEST_F(DepgraphCliFiles, OutputOverTheDiscoveredNameMapIsRefused) {
+  WriteFile(dir_.File("name_map_run.json"), R"({"1": "fill"})");
+  CommandResult r = Depgraph(dir_, "audit a.json -o name_map_run.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: name_map_run.json: is the input file ./name_map_run.json; refusing to "
+                   "overwrite it\n");
+  EXPECT_EQ(ReadFile(dir_.File("name_map_run.json")), R"({"1": "fill"})");
+}
+
 }  // namespace
 }  // namespace depgraph

@@ -264,6 +264,12 @@ TEST_F(DepirRunTest, OutputsMustBeRegularFilesOtherThanTheProgram) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "error: p.depir: is the input file p.depir; refusing to overwrite it\n");
   EXPECT_EQ(testing::ReadFile(dir_.File("p.depir")), program);
+  // The capture and its name map in one file would leave only the one written last.
+  r = Run("p.depir -o out.json --name-map ./out.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "error: out.json and ./out.json name the same file; give two different outputs\n");
+  EXPECT_FALSE(testing::Exists(dir_.File("out.json")));
   testing::MakeFifo(dir_.File("deps.fifo"));
   r = Run("p.depir -o deps.fifo --name-map names.json");
   EXPECT_EQ(r.exit_code, 1);

@@ -1,6 +1,10 @@
 #include "depgraph/json_reader.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 namespace depgraph {
 namespace {
@@ -146,6 +150,20 @@ TEST(JsonReader, WordsThatOnlyStartLikeLiteralsAreInvalid) {
   EXPECT_EQ(ReadError("[nul]"), "line 1:column 2: invalid JSON value");
   EXPECT_EQ(ReadError("[tru, 1]"), "line 1:column 2: invalid JSON value");
   EXPECT_EQ(ReadError("nullx"), "line 1:column 5: extra data after the JSON document");
+}
+
+// A FIFO put where the caller checked a regular file (the window between CheckRegularInput
+// and Open) is refused at once: the open does not wait for a writer. Before, this test hung.
+TEST(JsonReader, OpenRefusesAFifoWithoutBlocking) {
+  const std::string fifo = (std::filesystem::temp_directory_path() /
+                            ("depgraph_json_reader_fifo_" + std::to_string(getpid())))
+                               .string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  JsonReader r;
+  std::string err;
+  EXPECT_FALSE(r.Open(fifo, &err));
+  EXPECT_EQ(err, "not a regular file");
+  unlink(fifo.c_str());
 }
 
 }  // namespace

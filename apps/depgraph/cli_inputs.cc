@@ -15,11 +15,15 @@ bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& e
   return true;
 }
 
+std::string NamesPathFor(const std::string& deps_path, const std::string& func_names) {
+  if (!func_names.empty()) return func_names;
+  const std::string dir = std::filesystem::path(deps_path).parent_path().string();
+  return DiscoverNameMap(dir.empty() ? "." : dir);
+}
+
 bool LoadNamesOrReport(const std::string& deps_path, const std::string& func_names, NameMap* names,
                        std::ostream& err) {
-  const std::string dir = std::filesystem::path(deps_path).parent_path().string();
-  const std::string names_path =
-      func_names.empty() ? DiscoverNameMap(dir.empty() ? "." : dir) : func_names;
+  const std::string names_path = NamesPathFor(deps_path, func_names);
   if (names_path.empty()) return true;
   std::string error;
   switch (LoadNameMap(names_path, names, &error)) {

@@ -14,8 +14,11 @@ namespace depgraph {
 /// O(file).
 bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err);
 
-/// Loads the kernel names for the capture at `deps_path`: `func_names` when given, else the
-/// newest sibling `name_map*.json` (none is fine). An unreadable file is a warning; an invalid
+/// The name map LoadNamesOrReport reads for the capture at `deps_path`: `func_names` when
+/// given, else the newest sibling `name_map*.json`, else "". O(files in the directory).
+std::string NamesPathFor(const std::string& deps_path, const std::string& func_names);
+
+/// Loads the kernel names for the capture at `deps_path` from NamesPathFor (none is fine). An unreadable file is a warning; an invalid
 /// one prints `error: ...` and returns false. O(file).
 bool LoadNamesOrReport(const std::string& deps_path, const std::string& func_names, NameMap* names,
                        std::ostream& err);

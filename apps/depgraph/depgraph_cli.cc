@@ -79,7 +79,11 @@ void AddFuncNamesOption(CLI::App* cmd, std::string* target) {
 }
 
 int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err) {
-  if (!OutputIsNotAnInputOrReport(args.output, {args.input, args.func_names}, err)) return 1;
+  // The name map found beside the input counts as an input too.
+  if (!OutputIsNotAnInputOrReport(args.output,
+                                  {args.input, NamesPathFor(args.input, args.func_names)}, err)) {
+    return 1;
+  }
   DepGraph graph;
   if (!LoadGraphOrReport(args.input, &graph, err)) return 1;
   NameMap names;

@@ -102,7 +102,8 @@ int RunDepirCommand(const RunCommandArgs& args, std::ostream& out, std::ostream&
       args.name_map.empty() ? DefaultNameMapPath(args.output, args.input) : args.name_map;
   std::string error;
   if (!CheckOutputIsNotAnInput(args.output, {args.input}, &error) ||
-      !CheckOutputIsNotAnInput(name_map_path, {args.input}, &error)) {
+      !CheckOutputIsNotAnInput(name_map_path, {args.input}, &error) ||
+      !CheckOutputsDiffer(args.output, name_map_path, &error)) {
     err << "error: " << error << "\n";
     return 1;
   }

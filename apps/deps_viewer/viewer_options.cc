@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "cli_usage.h"
+
 namespace depgraph {
 
 namespace {
@@ -109,35 +111,10 @@ int UsageError(std::ostream& err, const std::string& message) {
   return 2;
 }
 
-// Edit distance with adjacent transpositions ("fromat" is one step from "format"). O(a x b).
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
 // The candidate closest to `given` when it is a plausible misspelling of it, else "".
 std::string Closest(std::string_view given, const std::vector<std::string_view>& candidates) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(2, given.size() / 3) + 1;
-  for (std::string_view candidate : candidates) {
-    size_t distance = EditDistance(given, candidate);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
-  }
-  return best;
+  return cli::ClosestName(std::string(given),
+                          std::vector<std::string>(candidates.begin(), candidates.end()));
 }
 
 std::vector<std::string_view> Split(const char* list) {
@@ -244,7 +221,6 @@ void SetFlag(const OptionSpec& spec, ViewerOptions* options) {
 
 }  // namespace
 
-const char* ViewerVersion() { return DEPGRAPH_VERSION; }
 
 int ParseViewerOptions(const std::vector<std::string>& args, ViewerOptions* options,
                        std::ostream& out, std::ostream& err) {
@@ -294,7 +270,7 @@ int ParseViewerOptions(const std::vector<std::string>& args, ViewerOptions* opti
       return 0;
     }
     if (spec->name == "--version") {
-      out << "deps_viewer (depgraph) " << ViewerVersion() << "\n";
+      out << cli::VersionLine("deps_viewer") << "\n";
       return 0;
     }
     if (spec->value == nullptr) {

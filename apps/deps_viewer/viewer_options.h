@@ -31,9 +31,6 @@ struct ViewerOptions {
   double layout_timeout = 0;
 };
 
-/// The version deps_viewer reports (`--version`): depgraph's project version.
-const char* ViewerVersion();
-
 /// Parses argv like the reference tool's argparse: long options may be abbreviated to any
 /// unambiguous prefix, `--opt=value` and `--opt value` both work, `--` ends the options.
 /// Returns -1 when the program should go on, else the exit code: 0 after --help (the help

@@ -226,7 +226,8 @@ int Main(int argc, char** argv) {
   for (const EntryTensor& t : desc.tensors) inputs.push_back(t.data_file);
   std::string err;
   if (!CheckOutputIsNotAnInput(opt.output, inputs, &err) ||
-      (want_name_map && !CheckOutputIsNotAnInput(name_map_path, inputs, &err))) {
+      (want_name_map && (!CheckOutputIsNotAnInput(name_map_path, inputs, &err) ||
+                         !CheckOutputsDiffer(opt.output, name_map_path, &err)))) {
     return Fail(err, 2);
   }
 

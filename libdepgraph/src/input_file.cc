@@ -6,6 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 namespace depgraph {
 
@@ -129,6 +131,18 @@ bool CheckOutputIsNotAnInput(const std::string& output, const std::vector<std::s
     return false;
   }
   return true;
+}
+
+bool CheckOutputsDiffer(const std::string& first, const std::string& second, std::string* err) {
+  if (first.empty() || second.empty()) return true;
+  std::error_code ec1, ec2;
+  const std::filesystem::path a =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(first, ec1), ec1);
+  const std::filesystem::path b =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(second, ec2), ec2);
+  if (!SameFile(first, second) && (ec1 || ec2 || a != b)) return true;
+  *err = first + " and " + second + " name the same file; give two different outputs";
+  return false;
 }
 
 }  // namespace depgraph

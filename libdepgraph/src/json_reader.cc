@@ -35,7 +35,9 @@ JsonReader::~JsonReader() {
 }
 
 bool JsonReader::Open(const std::string& path, std::string* err) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO swapped in after the caller's CheckRegularInput must not block the
+  // open; the fstat below refuses it. It has no effect on a regular file.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     *err = std::strerror(errno);
     return false;
@@ -49,6 +51,11 @@ bool JsonReader::Open(const std::string& path, std::string* err) {
   if (S_ISDIR(st.st_mode)) {
     close(fd);
     *err = "is a directory";
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    *err = "not a regular file";
     return false;
   }
   size_ = static_cast<size_t>(st.st_size);

@@ -56,4 +56,9 @@ bool SameFile(const std::string& a, const std::string& b);
 bool CheckOutputIsNotAnInput(const std::string& output, const std::vector<std::string>& inputs,
                              std::string* err);
 
+/// For a tool about to write two files: false with a one-line *err when `first` and `second`
+/// name the same file, existing (SameFile) or not (the same path once made absolute and
+/// normalised; symlinks to it resolved as far as they exist). O(1) stats.
+bool CheckOutputsDiffer(const std::string& first, const std::string& second, std::string* err);
+
 }  // namespace depgraph
