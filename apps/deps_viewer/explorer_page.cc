@@ -174,6 +174,7 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   s.Lit(summary->opens_in);
   s.Lit("\",\"rings\":");
   s.Lit(graph.UsesRings() ? "true" : "false");
+  if (graph.Display() == IdDisplay::kHbgSpace) s.Lit(",\"hbg\":true");  // t5 / g3t7 / p5 ids
   s.Lit(",\"cycle\":");
   s.Lit(reduction.is_dag ? "false" : "true");
   s.Lit(",\"details\":");

@@ -182,4 +182,28 @@ describe('Explorer page', { skip }, () => {
     graph.task = pickTask(deps, (k) => map[String(k)]);
     await checkPage(session.browser, graph, 'explorer_65536');
   });
+
+  test('host_build_graph space ids (newer capture layout)', async () => {
+    // (space << 62) | (parent << 32) | local: a global task t5, sub-task g3t7 and parameter p5.
+    const t5 = 5n, g3t7 = (1n << 62n) | (3n << 32n) | 7n, p5 = (2n << 62n) | 5n;
+    const edge = (a, b) => `{"pred":"${a}","succ":"${b}","arg":-1,"source":"explicit"}`;
+    const deps = path.join(session.dir, 'hbg_deps.json');
+    writeFileSync(deps, `{"runtime":"host_build_graph","edges":[${edge(t5, g3t7)},${edge(p5, g3t7)}]}`);
+    const html = path.join(session.dir, 'explorer_hbg.html');
+    run(tools.viewer, [deps, '--format', 'html', '--layout', 'layered', '-o', html]);
+    const { page, errors } = await openPage(session.browser, html, { waitFor: READY });
+    for (const [text, id] of [['g3t7', g3t7], ['p5', p5], ['t5', t5]]) {
+      await page.fill('#search', text);
+      const hit = page.locator(`#search-results .result[data-id="${id}"]`);
+      await hit.first().waitFor({ state: 'visible', timeout: 10000 });
+      assert.equal((await hit.first().textContent()).trim().split(' \u00b7 ')[0], text, `search ${text}`);
+    }
+    await page.locator(`#search-results .result[data-id="${t5}"]`).first().click();
+    await page.locator('#panel').waitFor({ state: 'visible' });
+    const succs = await page.$$eval('#panel-succs .task-link', (ls) => ls.map((l) => l.textContent));
+    assert.ok(succs.some((s) => s.includes('g3t7')), `successors of t5: ${succs}`);
+    await screenshot(page, 'explorer_hbg');
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
 });

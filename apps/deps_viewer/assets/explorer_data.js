@@ -20,7 +20,7 @@ function buildModel(d, readDetails) {
   const n = d.ids.length;
   const m = d.pairs.length / 2;
   const g = {
-    data: d, n, m, name: d.name, rings: d.rings, cycle: d.cycle, details: d.details,
+    data: d, n, m, name: d.name, rings: d.rings, hbg: !!d.hbg, cycle: d.cycle, details: d.details,
     ids: d.ids, names: d.names, overlaps: [], dtypes: [], det: null, erows: null,
     readDetails, rowOff: null,
     x: Float32Array.from(d.x), y: Float32Array.from(d.y),
@@ -118,15 +118,45 @@ function rings(g) {
   return g.ringCache;
 }
 
-/** The id as the viewer displays it: bare local, or "(ring, local)" when rings are used. */
+/**
+ * host_build_graph's space layout of an id, (space << 62) | (parent << 32) | local, as the
+ * viewer writes it: "t5" (global), "g3t5" (sub-task 5 of parent 3), "p5" (parameter).
+ */
+function hbgId(s) {
+  const v = BigInt(s);
+  const space = Number(v >> 62n), parent = Number((v >> 32n) & 0xfffffn);
+  const local = String(v & 0xffffffffn);
+  if (space === 0) return 't' + local;
+  if (space === 1) return 'g' + parent + 't' + local;
+  if (space === 2) return 'p' + local;
+  return 's3:' + s;
+}
+
+/**
+ * The id as the viewer displays it: bare local, "(ring, local)" when rings are used, or the
+ * host_build_graph space form (hbgId) for captures that use it. O(1), cached.
+ */
 function displayId(g, i) {
   let s = g.displayCache[i];
   if (s === undefined) {
-    const [r, l] = ringLocal(g, i);
-    s = g.rings ? '(' + r + ', ' + l + ')' : String(l);
+    if (g.hbg) {
+      s = hbgId(g.ids[i]);
+    } else {
+      const [r, l] = ringLocal(g, i);
+      s = g.rings ? '(' + r + ', ' + l + ')' : String(l);
+    }
     g.displayCache[i] = s;
   }
   return s;
+}
+
+/** The raw id of a host_build_graph display form ("t5", "g3t7", "p5"), or null. O(1). */
+function hbgRawId(text) {
+  const m = /^(?:t(\d+)|g(\d+)t(\d+)|p(\d+))$/i.exec(text);
+  if (!m) return null;
+  if (m[1] !== undefined) return BigInt(m[1]).toString();
+  if (m[4] !== undefined) return ((2n << 62n) | BigInt(m[4])).toString();
+  return ((1n << 62n) | (BigInt(m[2]) << 32n) | BigInt(m[3])).toString();
 }
 
 /** Kernel name of a node ('' when unknown). */
@@ -143,7 +173,8 @@ function nodeLabel(g, i) {
 }
 
 /**
- * Search: a raw decimal id, "(ring, local)", or a case-insensitive kernel-name substring
+ * Search: a raw decimal id, "(ring, local)", "t5" / "g3t7" / "p5" (host_build_graph ids), or
+ * a case-insensitive kernel-name substring
  * ("alloc" and "dummy" also match those kinds). Node indices in id order, at most
  * SEARCH_LIMIT; `total` says how many matched. O(V) for names, O(1) for ids.
  */
@@ -160,6 +191,8 @@ function searchNodes(g, text) {
     if (i < 0 && !g.rings) i = nodeOf(g, t);
     if (i >= 0) return one(i);
   }
+  const hbg = g.hbg ? hbgRawId(t) : null;
+  if (hbg !== null) return one(nodeOf(g, hbg));
   const rl = /^\(?\s*(\d+)\s*,\s*(\d+)\s*\)?$/.exec(t);
   if (rl) {
     const id = ((BigInt(rl[1]) << 32n) | BigInt(rl[2])).toString();

@@ -450,7 +450,9 @@ function createRenderer(g, canvas, minimap, st) {
   r.initialView = function () {
     const all = fitView(r.W, r.H, 20);
     const bw = bounds.x1 - bounds.x0, bh = bounds.y1 - bounds.y0;
-    if (bh * all.s >= r.H / 8 && bw * all.s >= r.W / 8) {
+    // Whole when it reads at that scale: either it is not much longer than the view, or it
+    // is small enough to be drawn at full size (the fit is capped at 1.25).
+    if ((bh * all.s >= r.H / 8 && bw * all.s >= r.W / 8) || all.s >= 1.25) {
       r.view = all;
       return true;
     }
