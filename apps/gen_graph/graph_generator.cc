@@ -19,6 +19,8 @@ constexpr struct {
     {Shape::kChain, "chain"},
     {Shape::kWide, "wide"},
     {Shape::kRandom, "random"},
+    {Shape::kChainToLast, "chain_to_last"},
+    {Shape::kHub, "hub"},
 };
 // Forwards the records of one deps.json section to a shared DepsWriter. The generator is
 // deterministic, so running it once per section, in file order, writes the whole document
@@ -120,6 +122,8 @@ void GenerateGraph(const GenOptions& options, GenSink* sink) {
     case Shape::kChain: GenerateChain(options.seed, &builder); break;
     case Shape::kWide: GenerateWide(options.seed, options.tasks, &builder); break;
     case Shape::kRandom: GenerateRandom(options.seed, &builder); break;
+    case Shape::kChainToLast: GenerateChainToLast(options.seed, options.tasks, &builder); break;
+    case Shape::kHub: GenerateHub(options.seed, &builder); break;
   }
 }
 

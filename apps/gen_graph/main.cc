@@ -1,6 +1,6 @@
 // gen_graph: writes a synthetic deps.json for benchmarks and scale tests.
 //
-//   gen_graph --shape decode|chain|wide|random --tasks N --seed S -o out.json
+//   gen_graph --shape decode|chain|wide|random|chain_to_last|hub --tasks N --seed S -o out.json
 //
 // The output is deterministic for given options and is written atomically.
 #include <CLI/CLI.hpp>
@@ -16,8 +16,8 @@ int main(int argc, char** argv) {
   std::string output;
   gen_graph::GenOptions options;
   bool quiet = false;
-  app.add_option("--shape", shape_name, "decode | chain | wide | random")
-      ->check(CLI::IsMember({"decode", "chain", "wide", "random"}));
+  app.add_option("--shape", shape_name, "decode | chain | wide | random | chain_to_last | hub")
+      ->check(CLI::IsMember({"decode", "chain", "wide", "random", "chain_to_last", "hub"}));
   app.add_option("--tasks", options.tasks, "number of tasks[] entries")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1000000000}));
   app.add_option("--seed", options.seed, "random seed");

@@ -163,4 +163,55 @@ void GenerateRandom(uint64_t seed, GraphBuilder* builder) {
   }
 }
 
+void GenerateChainToLast(uint64_t seed, uint64_t tasks, GraphBuilder* builder) {
+  SeededRng rng(seed);
+  GraphBuilder& b = *builder;
+  std::vector<TaskId> ids;
+  TrackedBuffer previous, output;
+  const int64_t numel = 256;
+  for (uint64_t i = 0; !b.full(); ++i) {
+    int32_t aic, aiv;
+    KernelFor(i, &aic, &aiv);
+    const TaskId id = b.BeginTask(kRing, aic, aiv, -1, 1);
+    if (i > 0) b.Read(previous, Whole(previous));
+    if (i + 1 == tasks) {
+      for (uint64_t k = 0; k + 1 < i; ++k) b.Depend(ids[k]);  // i - 1 is already a row
+    }
+    FreshTensor(rng, &output, numel, 0x7F8000000000 + static_cast<int64_t>(i % 1024) * numel * 4);
+    b.Create(output);
+    b.EndTask();
+    std::swap(previous, output);
+    if (i + 1 < tasks) ids.push_back(id);
+  }
+}
+
+void GenerateHub(uint64_t seed, GraphBuilder* builder) {
+  SeededRng rng(seed);
+  GraphBuilder& b = *builder;
+  constexpr uint64_t kBack = 64;
+  std::vector<TrackedBuffer> outputs(kBack + 1);
+  TrackedBuffer hub_out;
+  const int64_t numel = 512;
+  for (uint64_t i = 0; !b.full(); ++i) {
+    int32_t aic, aiv;
+    KernelFor(i, &aic, &aiv);
+    b.BeginTask(kRing, aic, aiv, -1, 1);
+    if (i > 0) {
+      b.Read(hub_out, Whole(hub_out));
+      TrackedBuffer& previous = outputs[(i - 1) % (kBack + 1)];
+      if (i > 1 && rng.Chance(1, 2)) b.Read(previous, Whole(previous));
+      const uint64_t reach = std::min<uint64_t>(i - 1, kBack);
+      if (reach >= 2 && rng.Chance(1, 4)) {
+        const auto back = static_cast<uint64_t>(rng.Between(2, static_cast<int64_t>(reach)));
+        TrackedBuffer& in = outputs[(i - back) % (kBack + 1)];
+        b.Read(in, Whole(in));
+      }
+    }
+    TrackedBuffer& out = i == 0 ? hub_out : outputs[i % (kBack + 1)];
+    FreshTensor(rng, &out, numel, 0x7F8000000000 + static_cast<int64_t>(i % 4096) * numel * 4);
+    b.Create(out);
+    b.EndTask();
+  }
+}
+
 }  // namespace gen_graph

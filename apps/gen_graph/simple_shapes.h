@@ -1,4 +1,5 @@
-// Synthetic stress shapes: a long chain, a few very wide levels, a random layered DAG.
+// Synthetic stress shapes: a long chain, a few very wide levels, a random layered DAG, and two
+// shapes built to be slow for searches bounded by submit-order windows (chain_to_last, hub).
 #pragma once
 
 #include <cstdint>
@@ -27,5 +28,16 @@ void GenerateWide(uint64_t seed, uint64_t tasks, GraphBuilder* builder);
 /// in buffers owned by an allocation node per 4,096 tasks (creator rows).
 /// About 4.5 rows per task. Cost: O(tasks) time, O(window) memory.
 void GenerateRandom(uint64_t seed, GraphBuilder* builder);
+
+/// `chain_to_last`: a chain (each task reads the previous task's output) plus an explicit row
+/// from every task to the last one: two rows per task, and every task's topological window
+/// reaches the end of the graph. Cost: O(tasks) time and memory (the last task's rows).
+void GenerateChainToLast(uint64_t seed, uint64_t tasks, GraphBuilder* builder);
+
+/// `hub`: the first task creates a buffer every other task reads (a creator fan-out of the
+/// whole graph); each task also reads its predecessor's output with probability 1/2 and a
+/// random output among the 64 before it with probability 1/4, so the closure is large and
+/// made of short chains. About 2.7 rows per task. Cost: O(tasks) time, O(1) memory.
+void GenerateHub(uint64_t seed, GraphBuilder* builder);
 
 }  // namespace gen_graph

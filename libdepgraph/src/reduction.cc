@@ -6,6 +6,34 @@
 
 namespace depgraph {
 
+namespace {
+
+/// Per-node scratch of the reduction, epoch-stamped so that nothing is cleared between nodes.
+struct Marks {
+  std::vector<uint32_t> successor;  ///< == epoch iff the node is a successor of the current u
+  std::vector<uint32_t> slot;       ///< its index in `targets` (valid with `successor`)
+  std::vector<uint32_t> reached;    ///< == epoch iff reached from an earlier successor
+  uint32_t epoch = 0;
+
+  explicit Marks(uint32_t n) : successor(n, 0), slot(n, 0), reached(n, 0) {}
+  void Next() {
+    if (++epoch != 0) return;
+    std::fill(successor.begin(), successor.end(), 0);  // wrapped: reset the stamps
+    std::fill(reached.begin(), reached.end(), 0);
+    epoch = 1;
+  }
+};
+
+/// One successor of the current node: its topological position, level and pair.
+struct Target {
+  uint32_t position;
+  uint32_t level;
+  uint32_t pair;
+  bool decided;  ///< redundant, or known not to be (it was a search root)
+};
+
+}  // namespace
+
 StructuralReduction ReduceStructurally(const DepGraph& graph) {
   StructuralReduction result;
   const PairGraph& g = graph.graph;
@@ -16,85 +44,115 @@ StructuralReduction ReduceStructurally(const DepGraph& graph) {
     result.is_dag = false;
     return result;
   }
-  std::vector<uint32_t> position(n);
+  // Position in the order, and level (longest path from a source, in edges): a path only
+  // goes to higher positions and strictly higher levels.
+  std::vector<uint32_t> position(n), level(n, 0);
   for (uint32_t i = 0; i < n; ++i) position[order[i]] = i;
+  for (uint32_t u : order) {
+    for (auto [it, end] = boost::out_edges(u, g); it != end; ++it) {
+      const uint32_t w = static_cast<uint32_t>(boost::target(*it, g));
+      level[w] = std::max(level[w], level[u] + 1);
+    }
+  }
   order.clear();
   order.shrink_to_fit();
 
-  // Epoch stamps: successor_mark[x] == epoch iff x is a successor of the current node;
-  // reach_mark[x] == epoch iff x was reached from one of its successors.
-  std::vector<uint32_t> successor_mark(n, 0), reach_mark(n, 0);
-  uint32_t epoch = 0;
-  // Successors of the current node as (position, pair index), and the DFS stack.
-  std::vector<std::pair<uint32_t, uint32_t>> successors;
+  Marks marks(n);
+  std::vector<Target> targets;             // successors of u by position
+  std::vector<uint32_t> by_level;          // indices into targets, by level
   std::vector<uint32_t> stack;
-  auto mark_redundant = [&](uint32_t pair) {
-    result.redundant[pair] = 1;
-    ++result.redundant_count;
-  };
   for (uint32_t u = 0; u < n; ++u) {
     auto [begin, end] = boost::out_edges(u, g);
     if (end - begin < 2) continue;  // a single successor is never redundant
-    if (++epoch == 0) {  // wrapped: reset stamps
-      std::fill(successor_mark.begin(), successor_mark.end(), 0);
-      std::fill(reach_mark.begin(), reach_mark.end(), 0);
-      epoch = 1;
-    }
-    successors.clear();
+    marks.Next();
+    const uint32_t epoch = marks.epoch;
+    targets.clear();
     for (auto it = begin; it != end; ++it) {
-      uint32_t v = static_cast<uint32_t>(boost::target(*it, g));
-      successor_mark[v] = epoch;
-      successors.emplace_back(position[v],
-                              static_cast<uint32_t>(boost::get(boost::edge_index, g, *it)));
+      const uint32_t v = static_cast<uint32_t>(boost::target(*it, g));
+      targets.push_back({position[v], level[v],
+                         static_cast<uint32_t>(boost::get(boost::edge_index, g, *it)), false});
     }
-    std::sort(successors.begin(), successors.end());
+    std::sort(targets.begin(), targets.end(),
+              [](const Target& a, const Target& b) { return a.position < b.position; });
+    for (uint32_t i = 0; i < targets.size(); ++i) {
+      const uint32_t v = graph.pairs[targets[i].pair].succ;
+      marks.successor[v] = epoch;
+      marks.slot[v] = i;
+    }
+    size_t undecided = targets.size();
+    auto decide = [&](uint32_t i, bool redundant) {
+      targets[i].decided = true;
+      --undecided;
+      if (!redundant) return;
+      result.redundant[targets[i].pair] = 1;
+      ++result.redundant_count;
+    };
 
     // Two-hop check: w is redundant when one of its predecessors is another successor of u.
-    // Cheap on hubs where the search below would re-walk a whole level; bounded by a budget
-    // so a successor with a huge fan-in cannot make it quadratic.
-    size_t budget = 8 * successors.size() + 256;
-    uint32_t bound = 0;  // largest position of a successor still unresolved
-    for (size_t i = 0; i < successors.size(); ++i) {
-      const uint32_t pair = successors[i].second;
-      const uint32_t w = graph.pairs[pair].succ;
-      bool redundant = false;
-      if (i > 0 && boost::in_degree(w, g) <= budget) {
-        budget -= boost::in_degree(w, g);
-        for (auto [it, last] = boost::in_edges(w, g); it != last; ++it) {
-          uint32_t p = static_cast<uint32_t>(boost::source(*it, g));
-          if (p != u && successor_mark[p] == epoch) {
-            redundant = true;
-            break;
-          }
+    // Cheap on hubs where a search would re-walk a whole level; bounded by a budget so that a
+    // successor with a huge fan-in cannot make it quadratic.
+    size_t budget = 8 * targets.size() + 256;
+    for (uint32_t i = 1; i < targets.size(); ++i) {
+      const uint32_t w = graph.pairs[targets[i].pair].succ;
+      if (boost::in_degree(w, g) > budget) continue;
+      budget -= boost::in_degree(w, g);
+      for (auto [it, last] = boost::in_edges(w, g); it != last; ++it) {
+        const uint32_t p = static_cast<uint32_t>(boost::source(*it, g));
+        if (p != u && marks.successor[p] == epoch) {
+          decide(i, true);
+          break;
         }
-      }
-      if (redundant) {
-        mark_redundant(pair);
-      } else {
-        bound = successors[i].first;
       }
     }
 
-    for (const auto& [pos, pair] : successors) {
-      if (result.redundant[pair]) continue;
-      uint32_t v = graph.pairs[pair].succ;
-      if (reach_mark[v] == epoch) {
-        mark_redundant(pair);
+    // The searches. Successors are taken in increasing position; one not reached by the
+    // searches from earlier ones is kept, and searched from in turn. A search only expands
+    // nodes that can still reach an undecided successor: position at most the largest
+    // undecided position, level below the largest undecided level. Both bounds only shrink,
+    // so a node skipped once never matters later. All searches stop once every successor is
+    // decided.
+    by_level.resize(targets.size());
+    for (uint32_t i = 0; i < targets.size(); ++i) by_level[i] = i;
+    std::sort(by_level.begin(), by_level.end(), [&](uint32_t a, uint32_t b) {
+      return targets[a].level < targets[b].level;
+    });
+    size_t last_by_position = targets.size(), last_by_level = targets.size();
+    uint32_t bound_position = 0, bound_level = 0;
+    auto update_bounds = [&]() {
+      while (last_by_position > 0 && targets[last_by_position - 1].decided) --last_by_position;
+      while (last_by_level > 0 && targets[by_level[last_by_level - 1]].decided) --last_by_level;
+      bound_position = last_by_position ? targets[last_by_position - 1].position : 0;
+      bound_level = last_by_level ? targets[by_level[last_by_level - 1]].level : 0;
+    };
+    for (uint32_t root = 0; root < targets.size() && undecided > 0; ++root) {
+      if (targets[root].decided) continue;
+      const uint32_t v = graph.pairs[targets[root].pair].succ;
+      if (marks.reached[v] == epoch) {
+        decide(root, true);
         continue;
       }
-      if (pos >= bound) break;  // the last unresolved successor: nothing left to find
-      // Mark everything reachable from v (excluding v) up to the bound.
+      decide(root, false);
+      update_bounds();
       stack.push_back(v);
-      while (!stack.empty()) {
-        uint32_t x = stack.back();
+      while (!stack.empty() && undecided > 0) {
+        const uint32_t x = stack.back();
         stack.pop_back();
         for (auto [it, last] = boost::out_edges(x, g); it != last; ++it) {
-          uint32_t w = static_cast<uint32_t>(boost::target(*it, g));
-          if (reach_mark[w] == epoch || position[w] > bound) continue;
-          reach_mark[w] = epoch;
+          ++result.search_steps;
+          const uint32_t w = static_cast<uint32_t>(boost::target(*it, g));
+          if (marks.reached[w] == epoch || position[w] > bound_position) continue;
+          const bool target = marks.successor[w] == epoch;
+          if (!target && level[w] >= bound_level) continue;  // reaches no undecided successor
+          marks.reached[w] = epoch;
+          if (target && !targets[marks.slot[w]].decided) {
+            decide(marks.slot[w], true);
+            if (undecided == 0) break;
+            update_bounds();
+          }
           stack.push_back(w);
         }
       }
+      stack.clear();
     }
   }
   return result;

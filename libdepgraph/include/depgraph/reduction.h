@@ -15,19 +15,28 @@ struct StructuralReduction {
   std::vector<uint8_t> redundant;  ///< per pair: 1 iff succ is reachable from pred by a path
                                    ///< of >= 2 edges; all 0 when !is_dag
   size_t redundant_count = 0;
+  uint64_t search_steps = 0;       ///< out-edges examined by the searches (the cost above)
 };
 
 /// Marks every structurally redundant pair. The set is unique for a DAG.
 ///
-/// Method: nodes get topological positions. For each node u, a successor w is first checked
-/// for a two-hop path (one of w's predecessors is another successor of u; budgeted to
-/// O(out-degree) in-edge reads per node). The remaining successors are visited in increasing
-/// position and a depth-first search from each not-yet-reached one marks what it reaches,
-/// pruned at the largest position of a successor still unresolved (nothing beyond can
-/// matter). A successor already marked when its turn comes is redundant.
-/// Cost: O(sum over u of the edges inside u's topological window) time -- O(V + E) on graphs
-/// whose edges are local in submit order, O(V * E) worst case -- and O(V + E) memory
-/// (epoch-stamped marks; no transitive closure is built).
+/// Method: nodes get topological positions and levels (longest path from a source). For each
+/// node u, a successor w is first checked for a two-hop path (one of w's predecessors is
+/// another successor of u; budgeted to O(out-degree) in-edge reads per node). The remaining
+/// successors are taken in increasing position: one not reached from an earlier one is kept,
+/// and a depth-first search from it marks what it reaches. A search expands only nodes that
+/// can still reach an undecided successor -- position at most the largest undecided
+/// successor's, level below the largest undecided level -- and every search of u stops as
+/// soon as all its successors are decided.
+/// Cost: O(V + E) for the labels plus, per node u, the edges of the nodes its searches expand.
+/// That is O(V + E) overall on runtime graphs (edges local in submit order) and on shapes
+/// built against windowed searches (a chain plus an edge from every task to the last: each
+/// search stops at its first step). The honest worst case is still O(V * E): a node whose
+/// kept successors sit behind large descendant sets that lie inside both bounds yet reach
+/// none of the later successors -- e.g. chain a, where each a_i also feeds x_i, and x_i
+/// also waits for the end of a second chain as long as a: every search from a_i+1 walks the
+/// rest of a (n^2 / 2 steps), since x_i's position and level are beyond all of it. Memory O(V + E) (epoch-stamped
+/// marks; no transitive closure is built). `search_steps` reports the work.
 StructuralReduction ReduceStructurally(const DepGraph& graph);
 
 }  // namespace depgraph
