@@ -18,7 +18,7 @@ using testing::WriteFile;
 // Bounded in time and memory: without the refusals these inputs block or never end.
 CommandResult Depgraph(const TempDir& dir, const std::string& args) {
   return testing::RunCommand(
-      "ulimit -v 2000000 && timeout 20 '" + testing::CliBinary() + "' " + args, dir.path());
+      testing::BoundedCommand(testing::CliBinary()) + args, dir.path());
 }
 
 size_t EntryCount(const TempDir& dir) {

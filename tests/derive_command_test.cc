@@ -36,7 +36,7 @@ TEST(DeriveCommand, PrintsTheTransformedProgram) {
 // Bounded in time and memory, in `dir`: without the refusals these inputs block or never end.
 testing::CommandResult BoundedDepgraph(const testing::TempDir& dir, const std::string& args) {
   return testing::RunCommand(
-      "ulimit -v 2000000 && timeout 20 '" + testing::CliBinary() + "' " + args, dir.path());
+      testing::BoundedCommand(testing::CliBinary()) + args, dir.path());
 }
 
 TEST(DeriveCommand, SpecialProgramPathsAreOneLineErrors) {

@@ -212,7 +212,8 @@ std::set<std::pair<TaskId, TaskId>> Closure(const DepGraph& g) {
 TEST(GraphDiff, MatchesBruteForceOnRandomPairsOfGraphs) {
   std::mt19937_64 rng(99);
   for (int trial = 0; trial < 150; ++trial) {
-    const int n = 3 + static_cast<int>(rng() % 90);  // past 64: several closure blocks
+    // Past 64: several closure blocks; past 192, several waves of blocks on 3 threads.
+    const int n = 3 + static_cast<int>(rng() % (trial % 5 == 0 ? 400 : 90));
     std::string a_json = "{\"tasks\":[", b_json;
     for (int i = 0; i < n; ++i) {
       a_json += std::string(i ? "," : "") + "{\"task_id\":\"" + std::to_string(i) +
@@ -255,6 +256,20 @@ TEST(GraphDiff, MatchesBruteForceOnRandomPairsOfGraphs) {
     std::set<std::pair<TaskId, TaskId>> listed;
     for (const DiffPair& p : d.closure_lost) listed.insert({p.a_pred, p.a_succ});
     EXPECT_EQ(listed, lost) << trial;
+    // Threads and caps change only how much is listed: the first pairs in (pred, succ) order.
+    for (unsigned threads : {1u, 3u}) {
+      for (size_t cap : {size_t{7}, size_t{1000000}}) {
+        const GraphDiff t = Diff(a, b, {.by_order = trial % 2 == 1, .closure = true,
+                                        .max_closure_pairs = cap, .threads = threads});
+        EXPECT_EQ(t.closure_lost_count, lost.size()) << trial;
+        EXPECT_EQ(t.closure_a, ca.size()) << trial;
+        IdPairs want_lost(lost.begin(), std::next(lost.begin(), std::min(cap, lost.size())));
+        IdPairs want_added(added.begin(),
+                           std::next(added.begin(), std::min(cap, added.size())));
+        EXPECT_EQ(AIds(t.closure_lost), want_lost) << trial << " threads " << threads;
+        EXPECT_EQ(AIds(t.closure_added), want_added) << trial << " threads " << threads;
+      }
+    }
     // Edge-level orderings: exactly the A edges outside B's closure.
     IdPairs expect_lost;
     for (const Pair& p : a.pairs) {

@@ -90,6 +90,23 @@ std::string ViewerBinary() { return DEPGRAPH_VIEWER_BIN; }
 std::string CliBinary() { return DEPGRAPH_CLI_BIN; }
 std::string SourceDir() { return DEPGRAPH_SOURCE_DIR; }
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+std::string BoundedCommand(const std::string& binary) {
+  return std::string(kAddressSanitizer ? "" : "ulimit -v 2000000 && ") + "timeout 20 '" +
+         binary + "' ";
+}
+
 }  // namespace depgraph::testing
 
 #include <gtest/gtest.h>

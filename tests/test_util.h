@@ -60,6 +60,11 @@ std::string CliBinary();
 /// Absolute path of the repository's source directory.
 std::string SourceDir();
 
+/// A shell prefix that runs `binary` (quoted) bounded in time (20 s) and memory (2 GB of
+/// address space; not under AddressSanitizer, whose shadow memory reserves terabytes of it:
+/// there the sanitizer's own allocator limits apply). Append the arguments.
+std::string BoundedCommand(const std::string& binary);
+
 }  // namespace depgraph::testing
 
 #include <initializer_list>

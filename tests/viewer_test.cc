@@ -30,7 +30,7 @@ CommandResult Viewer(const TempDir& dir, const std::string& args) {
 // For inputs that could block or never end: a time and a memory bound on the run.
 CommandResult BoundedViewer(const TempDir& dir, const std::string& args) {
   return testing::RunCommand(
-      "ulimit -v 2000000 && timeout 20 '" + testing::ViewerBinary() + "' " + args, dir.path());
+      testing::BoundedCommand(testing::ViewerBinary()) + args, dir.path());
 }
 
 size_t EntryCount(const TempDir& dir) {

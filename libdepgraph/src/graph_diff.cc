@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "closure_compare.h"
 #include "depgraph/reachability.h"
 
 namespace depgraph {
@@ -119,69 +120,6 @@ void CompareEdges(const DepGraph& from, const DepGraph& to, ReachabilityIndex& t
   }
 }
 
-// Bit-parallel closure comparison over matched items, 64 sources at a time.
-void CompareClosures(const DepGraph& ga, const DepGraph& gb, const ReachabilityIndex& ra,
-                     const ReachabilityIndex& rb, const Matching& m, size_t max_pairs,
-                     GraphDiff* diff) {
-  // Matched items of A in ascending A id.
-  std::vector<uint32_t> matched;
-  for (uint32_t i = 0; i < m.a.size(); ++i) {
-    if (m.a_to_b[i] != kNone) matched.push_back(i);
-  }
-  std::sort(matched.begin(), matched.end(),
-            [&](uint32_t x, uint32_t y) { return m.a[x].id < m.a[y].id; });
-  const size_t count = matched.size();
-  std::vector<uint64_t> words_a(ga.nodes.size()), words_b(gb.nodes.size());
-  std::vector<uint64_t> mask_a(count), mask_b(count);
-  auto sweep = [](const DepGraph& g, const ReachabilityIndex& r, std::vector<uint64_t>& w) {
-    for (uint32_t u : r.order()) {
-      if (w[u] == 0) continue;
-      for (auto [it, end] = boost::out_edges(u, g.graph); it != end; ++it) {
-        w[boost::target(*it, g.graph)] |= w[u];
-      }
-    }
-  };
-  for (size_t first = 0; first < count; first += 64) {
-    const size_t block = std::min<size_t>(64, count - first);
-    std::fill(words_a.begin(), words_a.end(), 0);
-    std::fill(words_b.begin(), words_b.end(), 0);
-    for (size_t j = 0; j < block; ++j) {
-      const uint32_t ia = matched[first + j];
-      const uint32_t ib = m.a_to_b[ia];
-      if (m.a[ia].node != kNone) words_a[m.a[ia].node] |= uint64_t{1} << j;
-      if (m.b[ib].node != kNone) words_b[m.b[ib].node] |= uint64_t{1} << j;
-    }
-    sweep(ga, ra, words_a);
-    sweep(gb, rb, words_b);
-    for (size_t t = 0; t < count; ++t) {
-      const uint32_t ia = matched[t];
-      const uint32_t ib = m.a_to_b[ia];
-      uint64_t self = 0;
-      if (t >= first && t < first + block) self = uint64_t{1} << (t - first);
-      mask_a[t] = (m.a[ia].node != kNone ? words_a[m.a[ia].node] : 0) & ~self;
-      mask_b[t] = (m.b[ib].node != kNone ? words_b[m.b[ib].node] : 0) & ~self;
-      diff->closure_a += std::popcount(mask_a[t]);
-      diff->closure_b += std::popcount(mask_b[t]);
-      diff->closure_lost_count += std::popcount(mask_a[t] & ~mask_b[t]);
-      diff->closure_added_count += std::popcount(mask_b[t] & ~mask_a[t]);
-    }
-    auto list = [&](bool lost, std::vector<DiffPair>* out) {
-      for (size_t j = 0; j < block && out->size() < max_pairs; ++j) {
-        for (size_t t = 0; t < count && out->size() < max_pairs; ++t) {
-          const uint64_t bits = lost ? mask_a[t] & ~mask_b[t] : mask_b[t] & ~mask_a[t];
-          if (!((bits >> j) & 1u)) continue;
-          const uint32_t sa = matched[first + j], ta = matched[t];
-          out->push_back({m.a[sa].id, m.a[ta].id, m.b[m.a_to_b[sa]].id,
-                          m.b[m.a_to_b[ta]].id, m.a[sa].alloc});
-        }
-      }
-    };
-    list(true, &diff->closure_lost);
-    list(false, &diff->closure_added);
-  }
-  diff->closure_computed = true;
-}
-
 }  // namespace
 
 bool DiffGraphs(const DepGraph& a, const DepGraph& b, const DiffOptions& options,
@@ -216,7 +154,17 @@ bool DiffGraphs(const DepGraph& a, const DepGraph& b, const DiffOptions& options
   CompareEdges(b, a, reach_a, m.b, m.a, m.node_b, m.b_to_a, false, &diff->edges_only_in_b,
                &diff->edges_unmatched_b, &diff->orderings_added);
   if (options.closure) {
-    CompareClosures(a, b, reach_a, reach_b, m, options.max_closure_pairs, diff);
+    // Matched items in ascending A id: the order the closure lists use.
+    std::vector<ClosureItem> items;
+    for (uint32_t i = 0; i < m.a.size(); ++i) {
+      if (m.a_to_b[i] == kNone) continue;
+      const Item& in_b = m.b[m.a_to_b[i]];
+      items.push_back({m.a[i].node, in_b.node, m.a[i].id, in_b.id, m.a[i].alloc});
+    }
+    std::sort(items.begin(), items.end(),
+              [](const ClosureItem& x, const ClosureItem& y) { return x.id_a < y.id_a; });
+    CompareClosures(a, reach_a, b, reach_b, items, options.max_closure_pairs, options.threads,
+                    diff);
   }
   return true;
 }

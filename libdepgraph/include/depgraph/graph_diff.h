@@ -18,6 +18,8 @@ struct DiffOptions {
   bool closure = false;
   /// Closure pairs kept per list (lost, added); counting goes on past it.
   size_t max_closure_pairs = 100000;
+  /// Threads for the closure comparison (0 = all cores); the result does not depend on it.
+  unsigned threads = 0;
 };
 
 /// A pair of matched tasks, by id in A and in B (equal when matched by id).
@@ -66,8 +68,9 @@ struct GraphDiff {
 /// Returns false with a message when either graph has a cycle (`b.json: dependency graph has
 /// a cycle: 3 -> 7 -> 3`, naming the graph by `name_a` / `name_b`).
 /// Cost: O((V + E) log V) plus one reachability query per edge (see reachability.h); with
-/// closure, O(M / 64 * (V + E)) time for M matched tasks (bit-parallel sweeps of 64 sources)
-/// and O(V) memory.
+/// closure, O(M / 64 * (V + E + M)) time for M matched tasks (bit-parallel sweeps of 64
+/// sources, each from its earliest source on; see closure_compare.h), split over
+/// `options.threads`, and O(threads * (V + M)) memory.
 bool DiffGraphs(const DepGraph& a, const DepGraph& b, const DiffOptions& options,
                 const std::string& name_a, const std::string& name_b, GraphDiff* diff,
                 std::string* err);
