@@ -11,11 +11,35 @@ namespace {
 constexpr uint32_t kNone = UINT32_MAX;
 constexpr size_t kBlock = 64;
 
-/// One graph as the sweeps see it.
+/// One graph as the sweeps see it: renumbered by topological position, so that a sweep
+/// reads its words in order and writes mostly nearby ones.
 struct Side {
-  const DepGraph* graph;
-  const ReachabilityIndex* reach;
-  std::vector<uint32_t> item_of_node;  ///< per node: its item, or kNone
+  std::vector<uint32_t> position;          ///< per node
+  std::vector<uint32_t> first_successor;   ///< per position, into `successors` (size V + 1)
+  std::vector<uint32_t> successors;        ///< successor positions, grouped by position
+  std::vector<uint32_t> item_at;           ///< per position: its item, or kNone
+
+  /// O(V + E) time and memory.
+  Side(const DepGraph& graph, const ReachabilityIndex& reach,
+       const std::vector<ClosureItem>& items, bool in_a) {
+    const std::vector<uint32_t>& order = reach.order();
+    const uint32_t n = static_cast<uint32_t>(order.size());
+    position.resize(n);
+    for (uint32_t p = 0; p < n; ++p) position[order[p]] = p;
+    first_successor.assign(n + 1, 0);
+    successors.reserve(graph.pairs.size());
+    for (uint32_t p = 0; p < n; ++p) {
+      for (auto [it, end] = boost::out_edges(order[p], graph.graph); it != end; ++it) {
+        successors.push_back(position[boost::target(*it, graph.graph)]);
+      }
+      first_successor[p + 1] = static_cast<uint32_t>(successors.size());
+    }
+    item_at.assign(n, kNone);
+    for (uint32_t t = 0; t < items.size(); ++t) {
+      const uint32_t node = in_a ? items[t].node_a : items[t].node_b;
+      if (node != kNone) item_at[position[node]] = t;
+    }
+  }
 };
 
 /// What one block of 64 sources contributes.
@@ -28,37 +52,45 @@ struct BlockResult {
 struct Scratch {
   std::vector<uint64_t> words_a, words_b;  ///< per node: which of the 64 sources reach it
   std::vector<uint64_t> rows_a, rows_b;    ///< per item: the same, read off the nodes
+  std::vector<uint32_t> touched;           ///< items either sweep reached
   std::vector<uint32_t> listed_lost;       ///< items with a lost bit, in order
   std::vector<uint32_t> listed_added;      ///< items with an added bit, in order
 };
 
-/// Sets bit j on the node of source j, sweeps the topological order from the earliest source
-/// (nothing before it can be reached), then moves each reached item's word into `rows` and
-/// clears `words` again. O(V + E) from the earliest source on.
+/// Sets bit j on the node of source j and sweeps the topological order from the earliest
+/// source (nothing before it can be reached) to the last position written (nothing after it
+/// is reached); then moves each reached item's word into `rows`, appends the items it is the
+/// first side to reach to `touched`, and clears `words` again.
+/// O(V + E) at most, and only the positions between the first source and the last node reached.
 void Sweep(const Side& side, const std::vector<uint32_t>& sources, std::vector<uint64_t>& words,
-           std::vector<uint64_t>& rows) {
-  const ReachabilityIndex& reach = *side.reach;
-  const PairGraph& g = side.graph->graph;
-  uint32_t first = kNone;
+           std::vector<uint64_t>& rows, const std::vector<uint64_t>& other_rows,
+           std::vector<uint32_t>* touched) {
+  uint32_t first = kNone, last = 0;
   for (size_t j = 0; j < sources.size(); ++j) {
     if (sources[j] == kNone) continue;
-    words[sources[j]] |= uint64_t{1} << j;
-    first = std::min(first, reach.Position(sources[j]));
+    const uint32_t p = side.position[sources[j]];
+    words[p] |= uint64_t{1} << j;
+    first = std::min(first, p);
+    last = std::max(last, p);
   }
   if (first == kNone) return;
-  const std::vector<uint32_t>& order = reach.order();
-  for (size_t p = first; p < order.size(); ++p) {
-    const uint64_t w = words[order[p]];
+  const uint32_t* next = side.successors.data();
+  for (uint32_t p = first; p <= last; ++p) {
+    const uint64_t w = words[p];
     if (w == 0) continue;
-    for (auto [it, end] = boost::out_edges(order[p], g); it != end; ++it) {
-      words[boost::target(*it, g)] |= w;
+    for (uint32_t e = side.first_successor[p], end = side.first_successor[p + 1]; e < end; ++e) {
+      words[next[e]] |= w;
+      last = std::max(last, next[e]);
     }
   }
-  for (size_t p = first; p < order.size(); ++p) {
-    const uint32_t u = order[p];
-    if (words[u] == 0) continue;
-    if (side.item_of_node[u] != kNone) rows[side.item_of_node[u]] = words[u];
-    words[u] = 0;
+  for (uint32_t p = first; p <= last; ++p) {
+    if (words[p] == 0) continue;
+    const uint32_t t = side.item_at[p];
+    if (t != kNone) {
+      if (other_rows[t] == 0) touched->push_back(t);
+      rows[t] = words[p];
+    }
+    words[p] = 0;
   }
 }
 
@@ -78,7 +110,7 @@ void ListPairs(const std::vector<ClosureItem>& items, size_t first, size_t block
 }
 
 /// Compares the closures of the 64 (or fewer) sources starting at item `first`, leaving the
-/// scratch zeroed. O(V + E + M) time.
+/// scratch zeroed. O(what the sweeps visit + items reached, and a sort of the listed ones).
 void CompareBlock(const Side& a, const Side& b, const std::vector<ClosureItem>& items,
                   size_t first, size_t lost_room, size_t added_room, Scratch& s,
                   BlockResult* result) {
@@ -88,13 +120,13 @@ void CompareBlock(const Side& a, const Side& b, const std::vector<ClosureItem>& 
     sources_a[j] = items[first + j].node_a;
     sources_b[j] = items[first + j].node_b;
   }
-  Sweep(a, sources_a, s.words_a, s.rows_a);
-  Sweep(b, sources_b, s.words_b, s.rows_b);
+  s.touched.clear();
+  Sweep(a, sources_a, s.words_a, s.rows_a, s.rows_b, &s.touched);
+  Sweep(b, sources_b, s.words_b, s.rows_b, s.rows_a, &s.touched);
   s.listed_lost.clear();
   s.listed_added.clear();
-  for (uint32_t t = 0; t < items.size(); ++t) {
+  for (uint32_t t : s.touched) {
     uint64_t ra = s.rows_a[t], rb = s.rows_b[t];
-    if ((ra | rb) == 0) continue;
     if (t >= first && t < first + block) {  // u != v: a source's own bit does not count
       const uint64_t others = ~(uint64_t{1} << (t - first));
       ra &= others;
@@ -111,20 +143,12 @@ void CompareBlock(const Side& a, const Side& b, const std::vector<ClosureItem>& 
     s.rows_a[t] = listed_lost || listed_added ? ra : 0;
     s.rows_b[t] = listed_lost || listed_added ? rb : 0;
   }
+  std::sort(s.listed_lost.begin(), s.listed_lost.end());
+  std::sort(s.listed_added.begin(), s.listed_added.end());
   ListPairs(items, first, block, s, s.listed_lost, true, lost_room, &result->lost_pairs);
   ListPairs(items, first, block, s, s.listed_added, false, added_room, &result->added_pairs);
   for (uint32_t t : s.listed_lost) s.rows_a[t] = s.rows_b[t] = 0;
   for (uint32_t t : s.listed_added) s.rows_a[t] = s.rows_b[t] = 0;
-}
-
-std::vector<uint32_t> ItemOfNode(const DepGraph& graph, const std::vector<ClosureItem>& items,
-                                 bool in_a) {
-  std::vector<uint32_t> item_of_node(graph.nodes.size(), kNone);
-  for (uint32_t t = 0; t < items.size(); ++t) {
-    const uint32_t node = in_a ? items[t].node_a : items[t].node_b;
-    if (node != kNone) item_of_node[node] = t;
-  }
-  return item_of_node;
 }
 
 }  // namespace
@@ -132,8 +156,8 @@ std::vector<uint32_t> ItemOfNode(const DepGraph& graph, const std::vector<Closur
 void CompareClosures(const DepGraph& a, const ReachabilityIndex& reach_a, const DepGraph& b,
                      const ReachabilityIndex& reach_b, const std::vector<ClosureItem>& items,
                      size_t max_pairs, unsigned threads, GraphDiff* diff) {
-  const Side side_a{&a, &reach_a, ItemOfNode(a, items, true)};
-  const Side side_b{&b, &reach_b, ItemOfNode(b, items, false)};
+  const Side side_a(a, reach_a, items, true);
+  const Side side_b(b, reach_b, items, false);
   const size_t blocks = (items.size() + kBlock - 1) / kBlock;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(blocks, 1)));

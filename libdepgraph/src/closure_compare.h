@@ -24,11 +24,13 @@ struct ClosureItem {
 /// and B lacks (lost) and the reverse (added), and lists the first `max_pairs` of each by
 /// (pred, succ) in item order, into diff->closure_*.
 /// Method: bit-parallel sweeps, 64 sources at a time, each over the topological order from
-/// its earliest source only; a block then reads its 64-bit rows per item once. Blocks are
+/// its earliest source to the last node it reaches; a block then reads the 64-bit rows of
+/// the items reached, and sorts only those it lists. Blocks are
 /// split over `threads` threads (0 = all cores) and merged in block order, so the result does
 /// not depend on the thread count.
-/// Cost: O(M / 64 * (V + E + M)) time for M items (the V + E part only from each block's
-/// earliest source on); O(threads * (V + M)) memory.
+/// Cost: O(M / 64 * (V + E)) time for M items, and in practice the span each block's sweep
+/// covers (from its earliest source to the last node reached) plus the items it reaches; O(V + E + threads * (V + M)) memory (a position-ordered copy of the
+/// successor lists, and per thread the 64-bit words).
 void CompareClosures(const DepGraph& a, const ReachabilityIndex& reach_a, const DepGraph& b,
                      const ReachabilityIndex& reach_b, const std::vector<ClosureItem>& items,
                      size_t max_pairs, unsigned threads, GraphDiff* diff);
