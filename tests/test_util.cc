@@ -102,6 +102,8 @@ constexpr bool kAddressSanitizer = false;
 constexpr bool kAddressSanitizer = false;
 #endif
 
+bool UnderAddressSanitizer() { return kAddressSanitizer; }
+
 std::string BoundedCommand(const std::string& binary) {
   return std::string(kAddressSanitizer ? "" : "ulimit -v 2000000 && ") + "timeout 20 '" +
          binary + "' ";

@@ -64,6 +64,8 @@ std::string SourceDir();
 /// address space; not under AddressSanitizer, whose shadow memory reserves terabytes of it:
 /// there the sanitizer's own allocator limits apply). Append the arguments.
 std::string BoundedCommand(const std::string& binary);
+/// True in a build with -fsanitize=address (scripts/test.sh --sanitize).
+bool UnderAddressSanitizer();
 
 }  // namespace depgraph::testing
 
