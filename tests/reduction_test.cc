@@ -96,6 +96,11 @@ TEST(Reduction, MatchesBruteForceOnRandomDags) {
     StructuralReduction r = ReduceStructurally(g);
     ASSERT_TRUE(r.is_dag);
     EXPECT_EQ(r.redundant, NaiveRedundant(g)) << "trial " << trial;
+    for (unsigned threads : {2u, 3u, 7u}) {  // ranges split anywhere: the same set
+      const StructuralReduction split = ReduceStructurally(g, threads);
+      EXPECT_EQ(split.redundant, r.redundant) << "trial " << trial << ", " << threads;
+      EXPECT_EQ(split.redundant_count, r.redundant_count);
+    }
   }
 }
 

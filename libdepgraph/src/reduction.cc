@@ -1,12 +1,17 @@
 #include "depgraph/reduction.h"
 
 #include <algorithm>
+#include <functional>
+#include <thread>
 
 #include "depgraph/topo_order.h"
 
 namespace depgraph {
 
 namespace {
+
+/// Below this many pairs per thread, another thread costs more than it saves.
+constexpr size_t kPairsPerThread = 1 << 16;
 
 /// Per-node scratch of the reduction, epoch-stamped so that nothing is cleared between nodes.
 struct Marks {
@@ -32,36 +37,30 @@ struct Target {
   bool decided;  ///< redundant, or known not to be (it was a search root)
 };
 
-}  // namespace
+/// The labels every worker reads: topological position and level per node.
+struct Labels {
+  std::vector<uint32_t> position;
+  std::vector<uint32_t> level;
+};
 
-StructuralReduction ReduceStructurally(const DepGraph& graph) {
-  StructuralReduction result;
+/// What one worker found for its range of nodes.
+struct RangeResult {
+  size_t redundant_count = 0;
+  uint64_t search_steps = 0;
+};
+
+/// Decides the out-pairs of the nodes [first, last) into `redundant` (only their own bytes
+/// are written, so workers on disjoint ranges never touch the same byte).
+void ReduceRange(const DepGraph& graph, const Labels& labels, uint32_t first, uint32_t last,
+                 std::vector<uint8_t>& redundant, RangeResult* out) {
   const PairGraph& g = graph.graph;
-  const uint32_t n = static_cast<uint32_t>(graph.nodes.size());
-  result.redundant.assign(graph.pairs.size(), 0);
-  std::vector<uint32_t> order;
-  if (!TopologicalOrder(graph, &order, &result.cycle)) {
-    result.is_dag = false;
-    return result;
-  }
-  // Position in the order, and level (longest path from a source, in edges): a path only
-  // goes to higher positions and strictly higher levels.
-  std::vector<uint32_t> position(n), level(n, 0);
-  for (uint32_t i = 0; i < n; ++i) position[order[i]] = i;
-  for (uint32_t u : order) {
-    for (auto [it, end] = boost::out_edges(u, g); it != end; ++it) {
-      const uint32_t w = static_cast<uint32_t>(boost::target(*it, g));
-      level[w] = std::max(level[w], level[u] + 1);
-    }
-  }
-  order.clear();
-  order.shrink_to_fit();
-
-  Marks marks(n);
+  const std::vector<uint32_t>& position = labels.position;
+  const std::vector<uint32_t>& level = labels.level;
+  Marks marks(static_cast<uint32_t>(graph.nodes.size()));
   std::vector<Target> targets;             // successors of u by position
   std::vector<uint32_t> by_level;          // indices into targets, by level
   std::vector<uint32_t> stack;
-  for (uint32_t u = 0; u < n; ++u) {
+  for (uint32_t u = first; u < last; ++u) {
     auto [begin, end] = boost::out_edges(u, g);
     if (end - begin < 2) continue;  // a single successor is never redundant
     marks.Next();
@@ -80,12 +79,12 @@ StructuralReduction ReduceStructurally(const DepGraph& graph) {
       marks.slot[v] = i;
     }
     size_t undecided = targets.size();
-    auto decide = [&](uint32_t i, bool redundant) {
+    auto decide = [&](uint32_t i, bool is_redundant) {
       targets[i].decided = true;
       --undecided;
-      if (!redundant) return;
-      result.redundant[targets[i].pair] = 1;
-      ++result.redundant_count;
+      if (!is_redundant) return;
+      redundant[targets[i].pair] = 1;
+      ++out->redundant_count;
     };
 
     // Two-hop check: w is redundant when one of its predecessors is another successor of u.
@@ -138,7 +137,7 @@ StructuralReduction ReduceStructurally(const DepGraph& graph) {
         const uint32_t x = stack.back();
         stack.pop_back();
         for (auto [it, last] = boost::out_edges(x, g); it != last; ++it) {
-          ++result.search_steps;
+          ++out->search_steps;
           const uint32_t w = static_cast<uint32_t>(boost::target(*it, g));
           if (marks.reached[w] == epoch || position[w] > bound_position) continue;
           const bool target = marks.successor[w] == epoch;
@@ -154,6 +153,63 @@ StructuralReduction ReduceStructurally(const DepGraph& graph) {
       }
       stack.clear();
     }
+  }
+}
+
+}  // namespace
+
+StructuralReduction ReduceStructurally(const DepGraph& graph, unsigned threads) {
+  StructuralReduction result;
+  const PairGraph& g = graph.graph;
+  const uint32_t n = static_cast<uint32_t>(graph.nodes.size());
+  result.redundant.assign(graph.pairs.size(), 0);
+  std::vector<uint32_t> order;
+  if (!TopologicalOrder(graph, &order, &result.cycle)) {
+    result.is_dag = false;
+    return result;
+  }
+  // Position in the order, and level (longest path from a source, in edges): a path only
+  // goes to higher positions and strictly higher levels.
+  Labels labels;
+  labels.position.resize(n);
+  labels.level.assign(n, 0);
+  for (uint32_t i = 0; i < n; ++i) labels.position[order[i]] = i;
+  for (uint32_t u : order) {
+    for (auto [it, end] = boost::out_edges(u, g); it != end; ++it) {
+      const uint32_t w = static_cast<uint32_t>(boost::target(*it, g));
+      labels.level[w] = std::max(labels.level[w], labels.level[u] + 1);
+    }
+  }
+  order.clear();
+  order.shrink_to_fit();
+
+  // Ranges of nodes with about equal numbers of out-pairs, one per thread; the redundant set
+  // is unique, so the result does not depend on the split.
+  if (threads == 0) {  // all cores, but not for graphs too small to gain from them
+    threads = static_cast<unsigned>(
+        std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                         std::max<size_t>(1, graph.pairs.size() / kPairsPerThread)));
+  }
+  threads = std::min(threads, std::max(1u, n));
+  std::vector<uint32_t> bounds = {0};
+  for (unsigned t = 1; t < threads; ++t) {
+    const size_t goal = graph.pairs.size() * t / threads;
+    uint32_t u = bounds.back();
+    while (u < n && graph.FirstPairOf(u) < goal) ++u;
+    bounds.push_back(u);
+  }
+  bounds.push_back(n);
+  std::vector<RangeResult> parts(threads);
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < threads; ++t) {
+    workers.emplace_back(ReduceRange, std::cref(graph), std::cref(labels), bounds[t],
+                         bounds[t + 1], std::ref(result.redundant), &parts[t]);
+  }
+  ReduceRange(graph, labels, bounds[0], bounds[1], result.redundant, &parts[0]);
+  for (std::thread& worker : workers) worker.join();
+  for (const RangeResult& part : parts) {
+    result.redundant_count += part.redundant_count;
+    result.search_steps += part.search_steps;
   }
   return result;
 }

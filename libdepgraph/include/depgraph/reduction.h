@@ -36,7 +36,10 @@ struct StructuralReduction {
 /// none of the later successors -- e.g. chain a, where each a_i also feeds x_i, and x_i
 /// also waits for the end of a second chain as long as a: every search from a_i+1 walks the
 /// rest of a (n^2 / 2 steps), since x_i's position and level are beyond all of it. Memory O(V + E) (epoch-stamped
-/// marks; no transitive closure is built). `search_steps` reports the work.
-StructuralReduction ReduceStructurally(const DepGraph& graph);
+/// marks; no transitive closure is built) plus 12 bytes per node per thread.
+/// `search_steps` reports the work. The nodes are split into `threads` ranges of about equal
+/// out-pairs (0 = all cores, but one per 65,536 pairs at most); the redundant set is
+/// unique, so the result does not depend on the count.
+StructuralReduction ReduceStructurally(const DepGraph& graph, unsigned threads = 0);
 
 }  // namespace depgraph
