@@ -40,6 +40,9 @@ TaskPairs ProveRemovable(const std::string& json, const TaskPairs& candidates) {
   }
   const std::vector<uint8_t> removable = ProveDataflowRemovable(graph, marks);
   EXPECT_EQ(removable.size(), graph.pairs.size());
+  for (unsigned threads : {2u, 3u}) {  // pair ranges split anywhere: the same decisions
+    EXPECT_EQ(ProveDataflowRemovable(graph, marks, threads), removable) << threads;
+  }
   TaskPairs out;
   for (size_t i = 0; i < removable.size(); ++i) {
     if (!removable[i]) continue;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <span>
+#include <thread>
 #include <tuple>
 
 #include "depgraph/byte_region.h"
@@ -233,7 +234,8 @@ bool ProvePair(const DepGraph& graph, const RecordIndex& index, uint32_t pair_id
 }  // namespace
 
 std::vector<uint8_t> ProveDataflowRemovable(const DepGraph& graph,
-                                            const std::vector<uint8_t>& candidates) {
+                                            const std::vector<uint8_t>& candidates,
+                                            unsigned threads) {
   const size_t num_pairs = graph.pairs.size();
   std::vector<uint8_t> removable(num_pairs, 0);
   std::vector<uint32_t> creator_rows(num_pairs, 0);
@@ -255,12 +257,27 @@ std::vector<uint8_t> ProveDataflowRemovable(const DepGraph& graph,
 
   RecordIndex index(graph);
   index.Build(owners, tasks);
-  std::vector<ByteInterval> pieces;
-  for (size_t p = 0; p < limit; ++p) {
-    if (!candidates[p] || creator_rows[p] == 0) continue;
-    const uint32_t id = static_cast<uint32_t>(p);
-    removable[p] = ProvePair(graph, index, id, creator_rows[p], &pieces) ? 1 : 0;
+  // The candidates are independent and the index is read-only: ranges of pairs go to
+  // threads, each writing only its own bytes of `removable`.
+  auto prove_range = [&](size_t first, size_t last) {
+    std::vector<ByteInterval> pieces;
+    for (size_t p = first; p < last; ++p) {
+      if (!candidates[p] || creator_rows[p] == 0) continue;
+      const uint32_t id = static_cast<uint32_t>(p);
+      removable[p] = ProvePair(graph, index, id, creator_rows[p], &pieces) ? 1 : 0;
+    }
+  };
+  if (threads == 0) {
+    threads = static_cast<unsigned>(std::min<size_t>(
+        std::max(1u, std::thread::hardware_concurrency()), std::max<size_t>(1, limit >> 16)));
   }
+  threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, limit)));
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < threads; ++t) {
+    workers.emplace_back(prove_range, limit * t / threads, limit * (t + 1) / threads);
+  }
+  prove_range(0, limit / threads);
+  for (std::thread& worker : workers) worker.join();
   return removable;
 }
 
