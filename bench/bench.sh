@@ -82,22 +82,9 @@ if [[ ! -x /usr/bin/time ]]; then
 fi
 command -v timeout >/dev/null || { echo "bench.sh: coreutils timeout is missing" >&2; exit 2; }
 
-own_workdir=0
-if [[ -z "$workdir" ]]; then
-  workdir="$(mktemp -d "${TMPDIR:-/tmp}/depgraph_bench.XXXXXX")"
-  own_workdir=1
-else
-  mkdir -p "$workdir"
-fi
-cleanup() {
-  rm -f "$workdir"/graph_*.json "$workdir"/out_* "$workdir"/time_* "$workdir"/log_*
-  if [[ $own_workdir == 1 ]]; then rmdir "$workdir" 2>/dev/null || true; fi
-}
-trap cleanup EXIT
-trap 'echo "bench.sh: interrupted" >&2; exit 130' INT TERM
-
 # shellcheck source=bench/bench_lib.sh
 source "$(dirname "$0")/bench_lib.sh"
+use_workdir bench
 
 graphs=()
 for n in $decode_sizes; do graphs+=("decode:$n"); done

@@ -1,5 +1,24 @@
-# Timing helpers shared by bench/bench.sh and bench/shapes.sh (sourced, not run).
-# The caller sets $workdir (a scratch directory) before calling them.
+# Helpers shared by bench/bench.sh and bench/shapes.sh (sourced, not run): the scratch
+# directory and the timed runs.
+
+# use_workdir NAME: $workdir as given (created if missing) or a fresh mktemp -d; generated
+# graphs and outputs in it are deleted on exit (also on Ctrl-C), a fresh directory too.
+use_workdir() {
+  own_workdir=0
+  if [[ -z "$workdir" ]]; then
+    workdir="$(mktemp -d "${TMPDIR:-/tmp}/depgraph_$1.XXXXXX")"
+    own_workdir=1
+  else
+    mkdir -p "$workdir"
+  fi
+  bench_name="$1"
+  trap bench_cleanup EXIT
+  trap 'echo "$bench_name.sh: interrupted" >&2; exit 130' INT TERM
+}
+bench_cleanup() {
+  rm -f "$workdir"/graph_*.json "$workdir"/out_* "$workdir"/time_* "$workdir"/log_*
+  if [[ $own_workdir == 1 ]]; then rmdir "$workdir" 2>/dev/null || true; fi
+}
 
 # run_timed LIMIT_SECONDS MEM_KB(0 = none) CMD... -> sets run_s, run_mb, run_rc
 run_timed() {

@@ -64,22 +64,9 @@ for tool in "$viewer" "$cli" "$gen_graph"; do
 done
 [[ -x /usr/bin/time ]] || { echo "shapes.sh: GNU time missing: apt-get install -y time" >&2; exit 2; }
 
-own_workdir=0
-if [[ -z "$workdir" ]]; then
-  workdir="$(mktemp -d "${TMPDIR:-/tmp}/depgraph_shapes.XXXXXX")"
-  own_workdir=1
-else
-  mkdir -p "$workdir"
-fi
-cleanup() {
-  rm -f "$workdir"/graph_*.json "$workdir"/out_* "$workdir"/time_* "$workdir"/log_*
-  if [[ $own_workdir == 1 ]]; then rmdir "$workdir" 2>/dev/null || true; fi
-}
-trap cleanup EXIT
-trap 'echo "shapes.sh: interrupted" >&2; exit 130' INT TERM
-
 # shellcheck source=bench/bench_lib.sh
 source "$(dirname "$0")/bench_lib.sh"
+use_workdir shapes
 
 thread_args=()
 [[ -n "$threads" ]] && thread_args=(--threads "$threads")
