@@ -4,6 +4,8 @@
 #include <bit>
 #include <thread>
 
+#include "thread_count.h"
+
 namespace depgraph {
 
 namespace {
@@ -159,8 +161,7 @@ void CompareClosures(const DepGraph& a, const ReachabilityIndex& reach_a, const 
   const Side side_a(a, reach_a, items, true);
   const Side side_b(b, reach_b, items, false);
   const size_t blocks = (items.size() + kBlock - 1) / kBlock;
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(blocks, 1)));
+  threads = ThreadCount(threads, blocks, 1);
   std::vector<Scratch> scratch(threads);
   for (Scratch& s : scratch) {
     s.words_a.assign(a.nodes.size(), 0);

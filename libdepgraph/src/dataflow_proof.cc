@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "depgraph/byte_region.h"
+#include "thread_count.h"
 
 namespace depgraph {
 
@@ -267,11 +268,7 @@ std::vector<uint8_t> ProveDataflowRemovable(const DepGraph& graph,
       removable[p] = ProvePair(graph, index, id, creator_rows[p], &pieces) ? 1 : 0;
     }
   };
-  if (threads == 0) {
-    threads = static_cast<unsigned>(std::min<size_t>(
-        std::max(1u, std::thread::hardware_concurrency()), std::max<size_t>(1, limit >> 16)));
-  }
-  threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, limit)));
+  threads = ThreadCount(threads, limit, size_t{1} << 16);
   std::vector<std::thread> workers;
   for (unsigned t = 1; t < threads; ++t) {
     workers.emplace_back(prove_range, limit * t / threads, limit * (t + 1) / threads);

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "depgraph/topo_order.h"
+#include "thread_count.h"
 
 namespace depgraph {
 
@@ -185,12 +186,8 @@ StructuralReduction ReduceStructurally(const DepGraph& graph, unsigned threads) 
 
   // Ranges of nodes with about equal numbers of out-pairs, one per thread; the redundant set
   // is unique, so the result does not depend on the split.
-  if (threads == 0) {  // all cores, but not for graphs too small to gain from them
-    threads = static_cast<unsigned>(
-        std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
-                         std::max<size_t>(1, graph.pairs.size() / kPairsPerThread)));
-  }
-  threads = std::min(threads, std::max(1u, n));
+  if (threads == 0) threads = ThreadCount(0, graph.pairs.size(), kPairsPerThread);
+  threads = ThreadCount(threads, n, 1);
   std::vector<uint32_t> bounds = {0};
   for (unsigned t = 1; t < threads; ++t) {
     const size_t goal = graph.pairs.size() * t / threads;
