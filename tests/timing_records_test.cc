@@ -91,14 +91,14 @@ TEST(TimingRecords, ScalarsAreRecordedNotJudged) {
   EXPECT_EQ(records.clock_freq_hz.state, FieldState::kValid);
   EXPECT_EQ(records.clock_freq_hz.value, 50000000);
   EXPECT_EQ(records.aicore_state, FieldState::kAbsent);
-  ASSERT_TRUE(LoadTimingRecordsText(R"({"metadata": {"clock_freq_hz": 50000000.7}, "aicore_tasks": []})",
-                                    "r", &records, &err));
+  ASSERT_TRUE(LoadTimingRecordsText(
+      R"({"metadata": {"clock_freq_hz": 50000000.7}, "aicore_tasks": []})", "r", &records, &err));
   EXPECT_EQ(records.clock_freq_hz.value, 50000000);  // int() truncates
   EXPECT_EQ(records.clock_freq_hz.text, "50000000.7");
   EXPECT_EQ(records.aicore_state, FieldState::kValid);
   EXPECT_EQ(records.level.state, FieldState::kAbsent);
-  ASSERT_TRUE(LoadTimingRecordsText(R"({"metadata": {"clock_freq_hz": null}})", "r", &records,
-                                    &err));
+  ASSERT_TRUE(
+      LoadTimingRecordsText(R"({"metadata": {"clock_freq_hz": null}})", "r", &records, &err));
   EXPECT_EQ(records.clock_freq_hz.state, FieldState::kInvalid);
   EXPECT_EQ(records.clock_freq_hz.text, "None");
 }
@@ -156,7 +156,8 @@ TEST(TimingRecords, RepeatedKeysKeepTheLastValue) {
   TimingRecords records;
   std::string err;
   ASSERT_TRUE(LoadTimingRecordsText(
-      R"({"aicore_tasks": [[0, 1, 0, 1, 2, 0]], "aicore_tasks": [[0, 2, 0, 1, 2, 0], [0, 3, 0, 1, 2, 0]]})",
+      R"({"aicore_tasks": [[0, 1, 0, 1, 2, 0]],
+          "aicore_tasks": [[0, 2, 0, 1, 2, 0], [0, 3, 0, 1, 2, 0]]})",
       "r", &records, &err));
   ASSERT_EQ(records.rows.size(), 2u);
   EXPECT_EQ(records.rows[0].task_key, "2");

@@ -110,8 +110,8 @@ class RecordsLoader {
     const JsonKind top = reader_.Peek();
     if (top != JsonKind::kObject) {
       if (!reader_.SkipValue() || !reader_.ExpectEnd()) return SyntaxError();
-      return Error("", std::string("expected a JSON object at the top level, got ") +
-                           JsonKindName(top));
+      return Error(
+          "", std::string("expected a JSON object at the top level, got ") + JsonKindName(top));
     }
     if (!reader_.BeginObject()) return SyntaxError();
     std::string_view key;
@@ -202,8 +202,8 @@ class RecordsLoader {
     const std::string where = "aicore_tasks[" + std::to_string(index) + "]";
     if (reader_.Peek() != JsonKind::kArray) {
       const std::string shown = DescribeAndSkip();
-      return Check() && Error(where, "expected a row (an array of at least 5 values), got " +
-                                         shown);
+      return Check() &&
+             Error(where, "expected a row (an array of at least 5 values), got " + shown);
     }
     if (!reader_.BeginArray()) return SyntaxError();
     TimingRow row;
@@ -239,9 +239,10 @@ class RecordsLoader {
     }
     if (!Check()) return false;
     if (column < 5) {
-      return Error(where, "expected at least 5 values [core_id, task_id, reg_task_id, "
-                          "start_ticks, end_ticks, ...], got " +
-                              std::to_string(column));
+      return Error(where,
+                   "expected at least 5 values [core_id, task_id, reg_task_id, "
+                   "start_ticks, end_ticks, ...], got " +
+                       std::to_string(column));
     }
     row.columns = column;
     out_.rows.push_back(std::move(row));
@@ -314,8 +315,10 @@ class RecordsLoader {
       if (!Check()) return false;
       if (out_.aicpu_state != FieldState::kValid) continue;
       if (column < 4) {
-        AicpuInvalid(where, "expected 4 values [core_id, reg_task_id, dispatch_ticks, "
-                            "finish_ticks], got " + std::to_string(column));
+        AicpuInvalid(where,
+                     "expected 4 values [core_id, reg_task_id, dispatch_ticks, "
+                     "finish_ticks], got " +
+                         std::to_string(column));
         continue;
       }
       out_.aicpu_rows.push_back(AicpuRow{cells[0], cells[1], cells[2], cells[3]});

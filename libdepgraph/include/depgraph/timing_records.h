@@ -20,8 +20,8 @@ struct TimingRow {
   /// The task id as Python's str() prints the JSON value: an integer's decimal digits, a
   /// string verbatim (the reference tools' join key; deps.json writes the same ids as strings).
   std::string task_key;
-  bool has_task_id = false;  ///< the id coerces (Python int()) to a 64-bit value; see task_id
-  TaskId task_id = 0;        ///< numeric id, negatives wrapped to 64 bits; 0 if !has_task_id
+  bool has_task_id = false;      ///< the id coerces (Python int()) to a 64-bit value; see task_id
+  TaskId task_id = 0;            ///< numeric id, negatives wrapped to 64 bits; 0 if !has_task_id
   bool has_reg_task_id = false;  ///< reg_task_id is an integer (the join key with aicpu rows)
   int64_t reg_task_id = 0;
   int64_t start = 0;     ///< start_ticks: raw device counter value
@@ -58,8 +58,8 @@ struct TimingRecords {
   FieldState aicore_state = FieldState::kAbsent;  ///< `aicore_tasks` present (kValid) or not
   std::vector<TimingRow> rows;                    ///< `aicore_tasks`, file order
   FieldState aicpu_state = FieldState::kAbsent;   ///< kInvalid: see aicpu_error
-  std::string aicpu_error;          ///< first problem in `aicpu_tasks` ("file: path: message")
-  std::vector<AicpuRow> aicpu_rows; ///< `aicpu_tasks`, file order (valid rows before an error)
+  std::string aicpu_error;           ///< first problem in `aicpu_tasks` ("file: path: message")
+  std::vector<AicpuRow> aicpu_rows;  ///< `aicpu_tasks`, file order (valid rows before an error)
 
   /// "aic"/"aiv" of `core`, "aiv" when outside core_types (the converter's rule). O(1).
   std::string_view CoreType(int64_t core) const;
@@ -84,13 +84,13 @@ struct TaskTiming {
   std::string key;           ///< TimingRow::task_key
   bool has_task_id = false;  ///< TimingRow::has_task_id of its rows
   TaskId task_id = 0;
-  int64_t start = 0;          ///< min start over the rows
-  int64_t end = 0;            ///< max end over the rows
-  int64_t work = 0;           ///< sum of (end - start) over the rows: core-ticks of execution
-  int64_t longest_block = 0;  ///< max (end - start) of one row
-  uint32_t blocks = 0;        ///< number of rows (blocks x cores of an SPMD / MIX task)
-  uint32_t first_row = 0;     ///< index of its first row in TimingRecords::rows
-  std::vector<int64_t> cores; ///< distinct core ids, in order of first row
+  int64_t start = 0;           ///< min start over the rows
+  int64_t end = 0;             ///< max end over the rows
+  int64_t work = 0;            ///< sum of (end - start) over the rows: core-ticks of execution
+  int64_t longest_block = 0;   ///< max (end - start) of one row
+  uint32_t blocks = 0;         ///< number of rows (blocks x cores of an SPMD / MIX task)
+  uint32_t first_row = 0;      ///< index of its first row in TimingRecords::rows
+  std::vector<int64_t> cores;  ///< distinct core ids, in order of first row
   /// The span over all blocks, including any queueing between them (end - start).
   int64_t span() const { return end - start; }
 };
@@ -99,8 +99,8 @@ struct TaskTiming {
 struct TaskTimings {
   std::vector<TaskTiming> tasks;
   std::vector<uint32_t> row_task;  ///< per row of the records: its index in `tasks`
-  int64_t t0 = 0;  ///< min start over all tasks (0 when there are none)
-  int64_t t1 = 0;  ///< max end over all tasks
+  int64_t t0 = 0;                  ///< min start over all tasks (0 when there are none)
+  int64_t t1 = 0;                  ///< max end over all tasks
   std::unordered_map<std::string, uint32_t> by_key;  ///< TaskTiming::key -> index
 
   /// Makespan in ticks: t1 - t0.
