@@ -81,11 +81,15 @@ HappensBefore BuildHappensBefore(const TimingRecords& records, const TaskTimings
     cores[current].push_back(Slice{row.start, row.end, timings.row_task[r]});
   }
   for (std::vector<Slice>& slices : cores) {
-    std::sort(slices.begin(), slices.end(), [&](const Slice& a, const Slice& b) {
+    const auto before = [&](const Slice& a, const Slice& b) {
       if (a.start != b.start) return a.start < b.start;
       if (a.end != b.end) return a.end < b.end;
       return tasks[a.task].key < tasks[b.task].key;
-    });
+    };
+    // The collector writes each core's rows in the order they ran: usually sorted already.
+    if (!std::is_sorted(slices.begin(), slices.end(), before)) {
+      std::sort(slices.begin(), slices.end(), before);
+    }
     bool have_best = false;
     int64_t best_end = 0;
     uint32_t best_task = 0;

@@ -240,13 +240,9 @@ class RecordsLoader {
         case 1:
           ok = TaskIdCell(cell, &row);
           break;
-        case 2: {
-          TimingScalar reg;
-          ok = Scalar(&reg);
-          row.has_reg_task_id = reg.state == FieldState::kValid;
-          row.reg_task_id = reg.value;
+        case 2:
+          ok = RegTaskId(&row);
           break;
-        }
         case 3:
           ok = Integer(cell, "an integer tick count", &row.start);
           break;
@@ -268,6 +264,21 @@ class RecordsLoader {
     }
     row.columns = column;
     out_.rows.push_back(std::move(row));
+    return true;
+  }
+
+  /// reg_task_id: an integer in real files (fast path); anything else is kept as "no id".
+  bool RegTaskId(TimingRow* row) {
+    if (reader_.Peek() == JsonKind::kNumber) {
+      std::string_view token;
+      if (!reader_.ReadNumber(&token)) return SyntaxError();
+      row->has_reg_task_id = ToInt64(PyIntFromNumber(token), &row->reg_task_id);
+      return true;
+    }
+    TimingScalar reg;
+    if (!Scalar(&reg)) return false;
+    row->has_reg_task_id = reg.state == FieldState::kValid;
+    row->reg_task_id = reg.value;
     return true;
   }
 
