@@ -1,7 +1,7 @@
 // `depgraph critical-path` (apps/depgraph/critical_path_command.cc) beyond the golden cases:
 // rank discovery and order, file selection by mtime, argument handling, exit codes and streams.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -234,6 +234,33 @@ TEST_F(CriticalPathCommand, JsonResults) {
   EXPECT_EQ(observed["tasks"][2]["kind"], "data-wait");
   EXPECT_EQ(observed["tasks"][2]["name"], "cid3");
   EXPECT_EQ(rank["traces"], "none");
+}
+
+TEST_F(CriticalPathCommand, OnGenGraphSyntheticTiming) {
+  // gen_graph sits beside the depgraph binary's directory (build/apps/gen_graph).
+  const fs::path gen_graph =
+      fs::path(testing::CliBinary()).parent_path().parent_path() / "gen_graph";
+  if (!fs::exists(gen_graph)) GTEST_SKIP() << gen_graph << " is not built";
+  fs::create_directory(root_ / "g");
+  const CommandResult gen = testing::RunCommand(
+      "'" + gen_graph.string() +
+          "' --shape decode --tasks 3000 --seed 2 --timing-records -q -o g/deps.json",
+      root_.string());
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  EXPECT_TRUE(fs::exists(root_ / "g" / "chip_swimlane_records.json"));
+  EXPECT_TRUE(fs::exists(root_ / "g" / "name_map_gen_graph.json"));
+  const CommandResult r = Run("g --json g.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(ReadFile((root_ / "g.json").string()));
+  const nlohmann::json& rank = doc["ranks"][0];
+  EXPECT_EQ(rank["tasks"].get<int>() > 2000, true) << rank["tasks"];
+  // The observed path tiles the makespan; the static CPM is no longer than it.
+  EXPECT_EQ(rank["observed_path"]["compute_ticks"].get<int64_t>() +
+                rank["observed_path"]["stall_ticks"].get<int64_t>(),
+            rank["makespan_ticks"].get<int64_t>());
+  EXPECT_LE(rank["static_path"]["length_ticks"].get<int64_t>(),
+            rank["makespan_ticks"].get<int64_t>());
+  EXPECT_GT(rank["static_path"]["tasks"].size(), 10u);
 }
 
 }  // namespace

@@ -196,9 +196,11 @@ TEST(TaskTimings, ReducesRowsToOneIntervalPerTaskInRowOrder) {
   EXPECT_EQ(spmd.work, 10 + 4 + 13);
   EXPECT_EQ(spmd.longest_block, 13);
   EXPECT_EQ(spmd.blocks, 3u);
-  EXPECT_EQ(spmd.cores, (std::vector<int64_t>{0, 2}));
+  const auto cores = timings.CoresOf(0);
+  EXPECT_EQ(std::vector<int64_t>(cores.begin(), cores.end()), (std::vector<int64_t>{0, 2}));
   EXPECT_EQ(spmd.first_row, 0u);
   EXPECT_EQ(timings.tasks[1].key, "1");
+  EXPECT_EQ(timings.tasks[1].core_count, 1u);
   EXPECT_EQ(timings.tasks[1].first_row, 1u);
   EXPECT_EQ(timings.row_task, (std::vector<uint32_t>{0, 1, 0, 0}));
   EXPECT_EQ(timings.t0, 10);
@@ -208,6 +210,15 @@ TEST(TaskTimings, ReducesRowsToOneIntervalPerTaskInRowOrder) {
   EXPECT_EQ(timings.Find("1")->end, 30);
   EXPECT_EQ(timings.Find("01"), nullptr);
   EXPECT_DOUBLE_EQ(TicksToMicros(50, 50000000), 1.0);
+
+  // Rows not grouped by core: a core seen again is not listed twice.
+  ASSERT_TRUE(LoadTimingRecordsText(
+      R"({"aicore_tasks": [[0, 4, 1, 1, 2, 0], [1, 4, 1, 2, 3, 0], [0, 4, 2, 3, 4, 0]]})", "r",
+      &records, &err));
+  const TaskTimings mixed = ReduceTaskTimings(records);
+  const auto seen = mixed.CoresOf(0);
+  EXPECT_EQ(std::vector<int64_t>(seen.begin(), seen.end()), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(mixed.tasks[0].blocks, 3u);
 }
 
 TEST(JsonWriterPython, FloatReprAndStringEscapes) {

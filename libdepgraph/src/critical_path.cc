@@ -39,14 +39,13 @@ const char* StallKindName(StallKind kind) {
   return "?";
 }
 
-HappensBefore BuildHappensBefore(const TimingRecords& records, const TaskTimings& timings,
-                                 const std::vector<TimedEdge>& edges,
-                                 const CriticalPathOptions& options) {
+void AddDependencyEdges(const TaskTimings& timings, const std::vector<TimedEdge>& edges,
+                        const CriticalPathOptions& options, HappensBefore* out) {
   const std::vector<TaskTiming>& tasks = timings.tasks;
-  HappensBefore hb;
-  hb.preds.resize(tasks.size());
-  hb.core_prev.resize(tasks.size());
+  HappensBefore& hb = *out;
+  hb.preds.assign(tasks.size(), {});
   hb.heads.clear();
+  hb.kept_edges = 0;
 
   // §3.7: unique edges in file order, kept when the producer finished (within tol) before the
   // consumer started and started strictly earlier.
@@ -65,20 +64,34 @@ HappensBefore BuildHappensBefore(const TimingRecords& records, const TaskTimings
       ++hb.kept_edges;
     }
   }
+}
 
+void AddCorePredecessors(const TimingRecords& records, const TaskTimings& timings,
+                         const CriticalPathOptions& options, HappensBefore* out) {
+  const std::vector<TaskTiming>& tasks = timings.tasks;
+  HappensBefore& hb = *out;
+  hb.core_prev.assign(tasks.size(), std::nullopt);
   // §3.8: per core (in order of first row), slices by (start, end, task key as a string),
   // with a running maximum of the ends seen so far.
   std::unordered_map<int64_t, uint32_t> core_index;
-  std::vector<std::vector<Slice>> cores;
+  std::vector<uint32_t> row_core(records.rows.size());
+  std::vector<size_t> counts;
   uint32_t current = 0;  // the collector groups rows by core: look up only on a change
   for (size_t r = 0; r < records.rows.size(); ++r) {
     const TimingRow& row = records.rows[r];
     if (r == 0 || row.core != records.rows[r - 1].core) {
-      auto [it, fresh] = core_index.emplace(row.core, static_cast<uint32_t>(cores.size()));
-      if (fresh) cores.emplace_back();
+      auto [it, fresh] = core_index.emplace(row.core, static_cast<uint32_t>(counts.size()));
+      if (fresh) counts.push_back(0);
       current = it->second;
     }
-    cores[current].push_back(Slice{row.start, row.end, timings.row_task[r]});
+    row_core[r] = current;
+    ++counts[current];
+  }
+  std::vector<std::vector<Slice>> cores(counts.size());
+  for (size_t c = 0; c < counts.size(); ++c) cores[c].reserve(counts[c]);
+  for (size_t r = 0; r < records.rows.size(); ++r) {
+    const TimingRow& row = records.rows[r];
+    cores[row_core[r]].push_back(Slice{row.start, row.end, timings.row_task[r]});
   }
   for (std::vector<Slice>& slices : cores) {
     const auto before = [&](const Slice& a, const Slice& b) {
@@ -107,6 +120,14 @@ HappensBefore BuildHappensBefore(const TimingRecords& records, const TaskTimings
       }
     }
   }
+}
+
+HappensBefore BuildHappensBefore(const TimingRecords& records, const TaskTimings& timings,
+                                 const std::vector<TimedEdge>& edges,
+                                 const CriticalPathOptions& options) {
+  HappensBefore hb;
+  AddDependencyEdges(timings, edges, options, &hb);
+  AddCorePredecessors(records, timings, options, &hb);
   return hb;
 }
 

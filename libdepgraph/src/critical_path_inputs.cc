@@ -421,6 +421,10 @@ bool AnalyzeRankFiles(const RankFiles& files, RankAnalysis* out, std::string* er
   std::thread deps_reader(
       [&] { deps_ok = LoadCriticalPathDeps(files.deps, &out->deps, &deps_error); });
   const bool records_ok = CheckedRecords(files, &out->records, &out->clock_freq_hz, err);
+  if (records_ok) {  // what needs only the records, while deps.json is still being read
+    out->timings = ReduceTaskTimings(out->records);
+    AddCorePredecessors(out->records, out->timings, files.options, &out->hb);
+  }
   deps_reader.join();
   if (!records_ok) return false;
   if (!deps_ok) {
@@ -429,12 +433,10 @@ bool AnalyzeRankFiles(const RankFiles& files, RankAnalysis* out, std::string* er
   }
   CriticalPathNames names;
   if (!LoadCriticalPathNames(files.names, &names, err)) return false;
-  out->timings = ReduceTaskTimings(out->records);
   if (!NameTimedTasks(out->timings, out->deps, names, files.deps, files.names, &out->names, err)) {
     return false;
   }
-  out->hb = BuildHappensBefore(out->records, out->timings, out->deps.TimedEdges(out->timings),
-                               files.options);
+  AddDependencyEdges(out->timings, out->deps.TimedEdges(out->timings), files.options, &out->hb);
   out->result = AnalyzeCriticalPath(out->timings, out->hb, files.options);
   return true;
 }

@@ -430,10 +430,18 @@ const TaskTiming* TaskTimings::Find(std::string_view key) const {
 TaskTimings ReduceTaskTimings(const TimingRecords& records) {
   TaskTimings out;
   // Keys are numbered in order of first row, so a key's number is its task's index.
-  out.tasks.resize(records.keys.size());
+  const size_t n = records.keys.size();
+  out.tasks.resize(n);
   out.row_task.reserve(records.rows.size());
+  // (task, core) of each task's rows, deduplicated within runs of one core (the collector
+  // groups rows by core, so such a run holds all of a task's blocks on that core).
+  std::vector<std::pair<uint32_t, int64_t>> task_cores;
+  task_cores.reserve(records.rows.size());
+  std::vector<uint32_t> last_run(n, UINT32_MAX);
+  uint32_t run = 0;
   for (uint32_t r = 0; r < records.rows.size(); ++r) {
     const TimingRow& row = records.rows[r];
+    if (r > 0 && row.core != records.rows[r - 1].core) ++run;
     const int64_t length = row.end - row.start;
     TaskTiming& task = out.tasks[row.key];
     if (task.blocks == 0) {
@@ -450,13 +458,31 @@ TaskTimings ReduceTaskTimings(const TimingRecords& records) {
     task.work += length;
     task.longest_block = std::max(task.longest_block, length);
     ++task.blocks;
-    if (std::find(task.cores.begin(), task.cores.end(), row.core) == task.cores.end()) {
-      task.cores.push_back(row.core);
+    if (last_run[row.key] != run) {
+      last_run[row.key] = run;
+      task_cores.emplace_back(row.key, row.core);
     }
     out.row_task.push_back(row.key);
   }
-  out.by_key.reserve(out.tasks.size());
-  for (size_t i = 0; i < out.tasks.size(); ++i) {
+  // Grouped by task (stably: each task's cores stay in order of first row), without the
+  // repeats of a core whose rows came in several runs.
+  for (const auto& tc : task_cores) ++out.tasks[tc.first].core_count;
+  uint32_t offset = 0;
+  for (TaskTiming& task : out.tasks) {
+    task.first_core = offset;
+    offset += task.core_count;
+    task.core_count = 0;
+  }
+  out.cores.resize(task_cores.size());
+  for (const auto& [t, core] : task_cores) {
+    TaskTiming& task = out.tasks[t];
+    const auto begin = out.cores.begin() + task.first_core;
+    if (std::find(begin, begin + task.core_count, core) == begin + task.core_count) {
+      out.cores[task.first_core + task.core_count++] = core;
+    }
+  }
+  out.by_key.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
     out.by_key.emplace(out.tasks[i].key, static_cast<uint32_t>(i));
     out.t0 = i == 0 ? out.tasks[i].start : std::min(out.t0, out.tasks[i].start);
     out.t1 = i == 0 ? out.tasks[i].end : std::max(out.t1, out.tasks[i].end);

@@ -91,6 +91,14 @@ HappensBefore BuildHappensBefore(const TimingRecords& records, const TaskTimings
                                  const std::vector<TimedEdge>& edges,
                                  const CriticalPathOptions& options);
 
+/// The first half of BuildHappensBefore: sets out->preds, heads and kept_edges. O(E).
+void AddDependencyEdges(const TaskTimings& timings, const std::vector<TimedEdge>& edges,
+                        const CriticalPathOptions& options, HappensBefore* out);
+/// The second half: sets out->core_prev (independent of the edges, so it can run while
+/// deps.json is still being read). O(R log R) worst case, O(R) for the collector's order.
+void AddCorePredecessors(const TimingRecords& records, const TaskTimings& timings,
+                         const CriticalPathOptions& options, HappensBefore* out);
+
 /// The static CPM path (§3.9) and the observed path with its accounting (§3.10, §3.11), with
 /// every tie rule of the reference (spec/timing.md §4 items 1-4, 8). `timings` must hold at
 /// least one task. Cost: O(V + E) plus O(path x in-degree) for the walk.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -95,7 +96,8 @@ struct TaskTiming {
   int64_t longest_block = 0;   ///< max (end - start) of one row
   uint32_t blocks = 0;         ///< number of rows (blocks x cores of an SPMD / MIX task)
   uint32_t first_row = 0;      ///< index of its first row in TimingRecords::rows
-  std::vector<int64_t> cores;  ///< distinct core ids, in order of first row
+  uint32_t first_core = 0;  ///< its distinct cores: TaskTimings::cores[first_core, +core_count)
+  uint32_t core_count = 0;
   /// The span over all blocks, including any queueing between them (end - start).
   int64_t span() const { return end - start; }
 };
@@ -105,12 +107,19 @@ struct TaskTiming {
 struct TaskTimings {
   std::vector<TaskTiming> tasks;
   std::vector<uint32_t> row_task;  ///< per row of the records: its index in `tasks` (its key)
+  /// Every task's distinct core ids, task after task, each task's in order of first row
+  /// (TaskTiming::first_core and core_count delimit them; see CoresOf).
+  std::vector<int64_t> cores;
   int64_t t0 = 0;                  ///< min start over all tasks (0 when there are none)
   int64_t t1 = 0;                  ///< max end over all tasks
   std::unordered_map<std::string, uint32_t> by_key;  ///< TaskTiming::key -> index
 
   /// Makespan in ticks: t1 - t0.
   int64_t makespan() const { return t1 - t0; }
+  /// The distinct cores task `t` ran on, in order of first row. O(1).
+  std::span<const int64_t> CoresOf(uint32_t t) const {
+    return std::span<const int64_t>(cores).subspan(tasks[t].first_core, tasks[t].core_count);
+  }
   /// The task with this key, or nullptr. O(1) expected.
   const TaskTiming* Find(std::string_view key) const;
 };
