@@ -139,9 +139,9 @@ std::vector<fs::path> DiscoverRanks(const fs::path& root) {
   for (fs::recursive_directory_iterator end; !ec && it != end;) {
     consider(it->path());
     it.increment(ec);
-    if (ec) {  // an entry vanished or cannot be read: skip it, as Python's rglob does
+    if (ec && it != end) {  // a directory vanished or cannot be read: skip the rest of it
       ec.clear();
-      if (it == end) break;
+      it.pop(ec);
     }
   }
   std::map<std::vector<std::string>, fs::path> by_components;
