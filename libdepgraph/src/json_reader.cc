@@ -81,22 +81,43 @@ void JsonReader::OpenBuffer(std::string_view text) {
   size_ = text.size();
 }
 
+namespace {
+// Pages are mapped ahead and dropped behind in steps of this size.
+constexpr size_t kWindow = size_t{64} << 20;
+}  // namespace
+
 void JsonReader::ReleaseConsumed() {
-  constexpr size_t kChunk = size_t{64} << 20;
+  if (!mapped_) return;
+  if (pos_ + kWindow / 2 > populated_) PrefetchTo(pos_ + kWindow / 2);
+  ReleaseBefore(pos_);
+}
+
+void JsonReader::PrefetchTo(size_t end) {
   if (!mapped_) return;
   // Map the window ahead in one call instead of one page fault per 4 KiB page.
-  if (pos_ + kChunk / 2 > populated_ && populated_ < size_) {
-    size_t length = std::min(kChunk, size_ - populated_);
+  while (populated_ < end && populated_ < size_) {
+    size_t length = std::min(kWindow, size_ - populated_);
 #ifdef MADV_POPULATE_READ
     madvise(const_cast<char*>(data_) + populated_, length, MADV_POPULATE_READ);
 #endif
     populated_ += length;
   }
-  if (pos_ < released_ + 2 * kChunk) return;
-  long page = sysconf(_SC_PAGESIZE);
-  size_t end = (pos_ - kChunk) / page * page;
+}
+
+void JsonReader::ReleaseBefore(size_t pos) {
+  if (!mapped_ || pos < released_ + 2 * kWindow) return;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t end = (pos - kWindow) / page * page;
   madvise(const_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
   released_ = end;
+}
+
+void JsonReader::ResumeInArray(size_t pos, size_t depth, bool first_seen) {
+  pos_ = std::min(pos, size_);
+  first_seen_.assign(depth > 0 ? depth - 1 : 0, 1);
+  first_seen_.push_back(first_seen ? 1 : 0);
+  failed_ = false;
+  error_.clear();
 }
 
 void JsonReader::LineColumn(size_t pos, size_t* line, size_t* column) const {
@@ -122,7 +143,7 @@ bool JsonReader::Fail(const std::string& what) {
   return false;
 }
 
-void JsonReader::SkipWhitespace() {
+void JsonReader::SkipWhitespaceLoop() {
   while (pos_ < size_) {
     char c = data_[pos_];
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
@@ -250,9 +271,16 @@ bool JsonReader::ParseStringRaw(std::string_view* out) {
       std::memcpy(&word, data_ + pos_, 8);
       uint64_t quote = word ^ (kOnes * '"');
       uint64_t backslash = word ^ (kOnes * '\\');
-      uint64_t special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
-                         ((word - kOnes * 0x20) & ~word) | word;
-      if ((special & kHighs) != 0) break;
+      uint64_t special = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                          ((word - kOnes * 0x20) & ~word) | word) &
+                         kHighs;
+      if (special != 0) {
+        // The lowest flagged byte is exact (borrows only run upwards): go straight to it.
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        pos_ += static_cast<size_t>(__builtin_ctzll(special)) / 8;
+#endif
+        break;
+      }
       pos_ += 8;
     }
     if (pos_ >= size_) return Fail("unterminated string");
