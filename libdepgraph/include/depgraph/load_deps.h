@@ -1,6 +1,7 @@
 // Loading deps.json into a DepGraph.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -9,8 +10,29 @@
 
 namespace depgraph {
 
-/// Called now and then during a load with the fraction of the input parsed so far.
+/// Called now and then during a load with the fraction of the input parsed so far: never
+/// decreasing, always on the thread that called LoadDepsJson, ending with 1.0 on success.
 using ProgressFn = std::function<void(double fraction)>;
+
+/// What a load did with its threads, for tests and benchmarks (see LoadOptions::stats).
+struct LoadStats {
+  size_t blocks = 0;     ///< blocks of the big arrays parsed in parallel and committed
+  size_t fallbacks = 0;  ///< arrays finished sequentially from a block that failed to parse
+};
+
+/// How LoadDepsJson runs. Whatever the values, the loaded model and every error message are
+/// the same: only time and memory change.
+struct LoadOptions {
+  /// Threads parsing the `tasks`, `tensors` and `edges` arrays: 0 = every core
+  /// (std::thread::hardware_concurrency()), 1 = only the calling thread. Arrays shorter than
+  /// two blocks are always parsed on the calling thread alone.
+  unsigned threads = 0;
+  /// Bytes of input per block of the parallel parse; 0 = the default (1 MiB). Small values
+  /// only help tests exercise many block boundaries.
+  size_t block_bytes = 0;
+  /// When set, receives what the load did (reset first).
+  LoadStats* stats = nullptr;
+};
 
 /// Loads the deps.json at `path` into *graph.
 ///
@@ -23,12 +45,25 @@ using ProgressFn = std::function<void(double fraction)>;
 /// line:column, e.g. `deps.json: edges[17].pred: expected an unsigned 64-bit id, got "0x10"`.
 /// Only a regular file (or a symlink to one) is read: a directory, FIFO or device is refused
 /// before it is opened (`deps.json: is a FIFO, not a regular file`).
-/// Cost: O(file size + R log R) time for R rows, O(tasks + rows) memory; the file is streamed.
+///
+/// Threads: the big arrays are cut into blocks between elements by a structural scan (strings,
+/// escapes and nesting only, done once and far cheaper than parsing) and the blocks are
+/// parsed by `options.threads` threads into per-block buffers, appended to the model in file
+/// order on the calling thread. Malformed input gives the sequential parse's first error: a
+/// failing block is parsed again sequentially, from its start, after the blocks before it.
+/// Cost: O(file size) parse spread over the threads, then on the calling thread an O(R + T)
+/// index build for R rows and T tasks (a radix sort of the tasks, a galloping search per row
+/// endpoint, sorts of small groups only). Memory: O(tasks + rows) plus one block buffer per
+/// slot (2 per thread, about 1 MiB of model each); the file is mapped, never copied, and its
+/// pages are released as the parse goes.
+bool LoadDepsJson(const std::string& path, DepGraph* graph, std::string* err,
+                  const LoadOptions& options, const ProgressFn& progress = nullptr);
+/// LoadDepsJson with default LoadOptions: every core.
 bool LoadDepsJson(const std::string& path, DepGraph* graph, std::string* err,
                   const ProgressFn& progress = nullptr);
 
 /// Same as LoadDepsJson for an in-memory document; `display_name` prefixes error messages.
 bool LoadDepsJsonText(std::string_view text, const std::string& display_name, DepGraph* graph,
-                      std::string* err);
+                      std::string* err, const LoadOptions& options = LoadOptions());
 
 }  // namespace depgraph

@@ -1,0 +1,216 @@
+// The deps.json loader's last step: nodes, the task and tensor indices, the unique pairs
+// and the Boost CSR graph, built from what the parse collected.
+//
+// Nodes are the edge endpoints and the tasks with an active kernel. Instead of sorting the
+// 2 x rows endpoint ids, each endpoint is looked up in the task index (sorted by a radix sort)
+// with a galloping search from the previous hit, which is short because rows come in submit
+// order; only endpoints that are not tasks (allocations) are sorted. Pairs come from a
+// counting sort of the rows by predecessor node. Everything is O(rows + tasks) but the
+// searches (O(log distance) each) and the few sorts of small groups.
+#include <algorithm>
+#include <array>
+#include <boost/iterator/transform_iterator.hpp>
+
+#include "deps_loader.h"
+
+namespace depgraph {
+
+namespace {
+
+using IndexEntry = std::pair<TaskId, uint32_t>;
+constexpr uint32_t kNotATask = UINT32_MAX;
+
+// Sorts by id, keeping equal ids in their order (LSD radix, one byte per pass; bytes that every
+// id shares are skipped, and an already sorted index costs one pass). O(n) per byte used.
+void SortById(std::vector<IndexEntry>* entries) {
+  const size_t n = entries->size();
+  auto less = [](const IndexEntry& a, const IndexEntry& b) { return a.first < b.first; };
+  if (std::is_sorted(entries->begin(), entries->end(), less)) return;
+  if (n < 1024) {
+    std::stable_sort(entries->begin(), entries->end(), less);
+    return;
+  }
+  std::vector<std::array<uint32_t, 256>> count(8);
+  for (auto& digit : count) digit.fill(0);
+  for (const IndexEntry& e : *entries) {
+    for (int b = 0; b < 8; ++b) ++count[b][(e.first >> (8 * b)) & 0xFF];
+  }
+  std::vector<IndexEntry> scratch(n);
+  for (int b = 0; b < 8; ++b) {
+    std::array<uint32_t, 256>& digit = count[b];
+    if (digit[((*entries)[0].first >> (8 * b)) & 0xFF] == n) continue;  // shared by all
+    uint32_t sum = 0;
+    for (uint32_t& c : digit) {
+      const uint32_t here = c;
+      c = sum;
+      sum += here;
+    }
+    for (const IndexEntry& e : *entries) scratch[digit[(e.first >> (8 * b)) & 0xFF]++] = e;
+    entries->swap(scratch);
+  }
+}
+
+// Position of `id` in the sorted, duplicate-free `index`, or kNotATask. Searches outwards from
+// *hint (the previous answer for the same kind of endpoint) and moves it. O(log distance).
+uint32_t FindFrom(const std::vector<IndexEntry>& index, TaskId id, size_t* hint) {
+  const size_t n = index.size();
+  if (n == 0) return kNotATask;
+  const size_t h = std::min(*hint, n - 1);
+  if (index[h].first == id) return static_cast<uint32_t>(h);
+  size_t lo = 0, hi = n;  // the answer is in [lo, hi)
+  if (index[h].first < id) {
+    lo = h + 1;
+    for (size_t step = 1;; step *= 2) {
+      const size_t probe = h + step;
+      if (probe >= n) break;
+      if (index[probe].first >= id) {
+        hi = probe + 1;
+        break;
+      }
+      lo = probe + 1;
+    }
+  } else {
+    hi = h;
+    for (size_t step = 1;; step *= 2) {
+      if (step > h) break;
+      const size_t probe = h - step;
+      if (index[probe].first <= id) {
+        lo = probe;
+        break;
+      }
+      hi = probe;
+    }
+  }
+  auto it = std::lower_bound(index.begin() + lo, index.begin() + hi, id,
+                             [](const IndexEntry& e, TaskId value) { return e.first < value; });
+  const size_t at = static_cast<size_t>(it - index.begin());
+  *hint = std::min(at, n - 1);
+  return it != index.begin() + hi && it->first == id ? static_cast<uint32_t>(at) : kNotATask;
+}
+
+}  // namespace
+
+bool DepsLoader::Finish(unsigned threads) {
+  (void)threads;
+  // Tasks: sorted by id, last entry wins on duplicate ids.
+  std::vector<IndexEntry>& index = graph_.task_index;
+  index.clear();
+  index.reserve(graph_.tasks.size());
+  for (uint32_t t = 0; t < graph_.tasks.size(); ++t) index.emplace_back(graph_.tasks[t].id, t);
+  SortById(&index);
+  {
+    size_t kept = 0;
+    for (size_t i = 0; i < index.size(); ++i) {
+      if (kept > 0 && index[kept - 1].first == index[i].first) {
+        index[kept - 1] = index[i];
+      } else {
+        index[kept++] = index[i];
+      }
+    }
+    index.resize(kept);
+  }
+  // Tensors: sorted by id, last entry wins.
+  std::stable_sort(raw_tensors_.begin(), raw_tensors_.end(),
+                   [](const Tensor& a, const Tensor& b) { return a.id < b.id; });
+  graph_.tensors.clear();
+  for (const Tensor& t : raw_tensors_) {
+    if (!graph_.tensors.empty() && graph_.tensors.back().id == t.id) {
+      graph_.tensors.back() = t;
+    } else {
+      graph_.tensors.push_back(t);
+    }
+  }
+  raw_tensors_ = std::vector<Tensor>();
+
+  // Endpoints: tasks become nodes by being named; other ids are collected apart.
+  const size_t rows = row_ends_.size();
+  std::vector<Pair> ends(rows);  // per row: positions in `index`, or kNotATask
+  std::vector<uint8_t> is_node(index.size(), 0);
+  std::vector<TaskId> others;
+  size_t pred_hint = 0, succ_hint = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    const auto [pred, succ] = row_ends_[r];
+    ends[r].pred = FindFrom(index, pred, &pred_hint);
+    ends[r].succ = FindFrom(index, succ, &succ_hint);
+    if (ends[r].pred != kNotATask) is_node[ends[r].pred] = 1;
+    if (ends[r].succ != kNotATask) is_node[ends[r].succ] = 1;
+    if (ends[r].pred == kNotATask) others.push_back(pred);
+    if (ends[r].succ == kNotATask) others.push_back(succ);
+  }
+  for (size_t p = 0; p < index.size(); ++p) {
+    if (graph_.tasks[index[p].second].HasActiveKernel()) is_node[p] = 1;
+  }
+  std::sort(others.begin(), others.end());
+  others.erase(std::unique(others.begin(), others.end()), others.end());
+
+  // Nodes: the two sorted sets merged; each remembers its task or -1.
+  std::vector<TaskId>& nodes = graph_.nodes;
+  nodes.clear();
+  graph_.node_task.clear();
+  std::vector<uint32_t> node_of_task(index.size(), kNotATask);
+  std::vector<uint32_t> node_of_other(others.size());
+  {
+    size_t p = 0, k = 0;
+    while (p < index.size() || k < others.size()) {
+      while (p < index.size() && !is_node[p]) ++p;
+      const bool task_next =
+          p < index.size() && (k == others.size() || index[p].first < others[k]);
+      if (task_next) {
+        node_of_task[p] = static_cast<uint32_t>(nodes.size());
+        nodes.push_back(index[p].first);
+        graph_.node_task.push_back(static_cast<int32_t>(index[p].second));
+        ++p;
+      } else if (k < others.size()) {
+        node_of_other[k] = static_cast<uint32_t>(nodes.size());
+        nodes.push_back(others[k]);
+        graph_.node_task.push_back(-1);
+        ++k;
+      }
+      if (nodes.size() >= UINT32_MAX) return SemanticError(nullptr, "too many tasks");
+    }
+  }
+  is_node = std::vector<uint8_t>();
+  auto node_of = [&](uint32_t position, TaskId id) {
+    if (position != kNotATask) return node_of_task[position];
+    return node_of_other[std::lower_bound(others.begin(), others.end(), id) - others.begin()];
+  };
+  for (size_t r = 0; r < rows; ++r) {
+    ends[r].pred = node_of(ends[r].pred, row_ends_[r].first);
+    ends[r].succ = node_of(ends[r].succ, row_ends_[r].second);
+  }
+  row_ends_ = std::vector<std::pair<TaskId, TaskId>>();
+  node_of_task = std::vector<uint32_t>();
+
+  // Pairs, sorted by (pred, succ) index = numeric id order: rows bucketed by pred (counting
+  // sort, stable), each bucket sorted by succ; equal neighbours make one pair.
+  std::vector<uint32_t> first_row(nodes.size() + 1, 0);
+  for (const Pair& e : ends) ++first_row[e.pred + 1];
+  for (size_t u = 0; u < nodes.size(); ++u) first_row[u + 1] += first_row[u];
+  std::vector<uint32_t> by_pred(rows);
+  {
+    std::vector<uint32_t> cursor(first_row.begin(), first_row.end() - 1);
+    for (uint32_t r = 0; r < rows; ++r) by_pred[cursor[ends[r].pred]++] = r;
+  }
+  graph_.pairs.clear();
+  for (size_t u = 0; u < nodes.size(); ++u) {
+    auto begin = by_pred.begin() + first_row[u], end = by_pred.begin() + first_row[u + 1];
+    std::sort(begin, end, [&](uint32_t a, uint32_t b) { return ends[a].succ < ends[b].succ; });
+    for (auto it = begin; it != end; ++it) {
+      const Pair& e = ends[*it];
+      if (graph_.pairs.empty() || graph_.pairs.back().pred != e.pred ||
+          graph_.pairs.back().succ != e.succ) {
+        graph_.pairs.push_back(e);
+      }
+      graph_.rows[*it].pair = static_cast<uint32_t>(graph_.pairs.size() - 1);
+    }
+  }
+
+  auto as_std_pair = [](const Pair& p) { return std::make_pair(p.pred, p.succ); };
+  graph_.graph = PairGraph(boost::edges_are_unsorted_multi_pass,
+                           boost::make_transform_iterator(graph_.pairs.begin(), as_std_pair),
+                           boost::make_transform_iterator(graph_.pairs.end(), as_std_pair),
+                           nodes.size());
+  return true;
+}
+
+}  // namespace depgraph
