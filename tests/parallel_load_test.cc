@@ -360,7 +360,9 @@ TEST(ParallelLoad, ProgressIsMonotoneAndOnTheCallingThread) {
     other_thread |= std::this_thread::get_id() != caller;
   })) << err;
   EXPECT_FALSE(other_thread);
-  ASSERT_GT(fractions.size(), 10u);
+  // At least one report before the end (more when the calling thread is not descheduled).
+  ASSERT_GE(fractions.size(), 2u);
+  EXPECT_LT(fractions.front(), 1.0);
   EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
   EXPECT_EQ(fractions.back(), 1.0);
   EXPECT_EQ(graph.rows.size(), 5000u);

@@ -52,14 +52,16 @@ bool DepsLoader::ReadPyInt(PyInt* out, ShownValue* shown) {
     case JsonKind::kNumber: {
       std::string_view token;
       if (!reader_.ReadNumber(&token)) return SyntaxError();
-      *out = PyIntFromNumber(token);
+      uint64_t plain;
+      *out = PlainDecimal(token, &plain) ? PyInt{PyInt::kOk, plain} : PyIntFromNumber(token);
       if (shown) shown->token = token;
       return true;
     }
     case JsonKind::kString: {
       std::string_view text;
       if (!reader_.ReadString(&text)) return SyntaxError();
-      *out = PyIntFromString(text);
+      uint64_t plain;
+      *out = PlainDecimal(text, &plain) ? PyInt{PyInt::kOk, plain} : PyIntFromString(text);
       if (shown) shown->token = text;
       return true;
     }
@@ -112,7 +114,7 @@ bool DepsLoader::ReadOptionalId(const char* leaf, FieldState* state, TaskId* id)
 bool DepsLoader::ReadSmallInt(FieldState* state, int64_t* value, bool require_non_negative) {
   PyInt v;
   if (!ReadPyInt(&v, nullptr)) return false;
-  int64_t x;
+  int64_t x = 0;
   if (ToInt64(v, &x) && (!require_non_negative || x >= 0)) {
     *value = x;
     *state = FieldState::kValid;
@@ -165,7 +167,7 @@ bool DepsLoader::ReadDims(DimList* dims) {
   while (reader_.NextElement()) {
     PyInt v;
     if (!ReadPyInt(&v, nullptr)) return false;
-    int64_t x;
+    int64_t x = 0;
     if (!ToInt64(v, &x) || x <= 0) valid = false;
     graph_.dims.push_back(x);
   }

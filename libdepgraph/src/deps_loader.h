@@ -66,6 +66,8 @@ class DepsLoader {
   /// 254-overlap-name or row-count limit is reached): the block must then be parsed
   /// sequentially. O(block results).
   bool CommitBlock(DepsLoader& block, size_t element_base, size_t end);
+  /// Reports progress at byte `position` (on the thread that called Load). O(1).
+  void ReportProgressAt(size_t position);
 
   // ---- element readers (deps_elements.cc), i = index within the array (or block) ----
   bool ReadEdge(size_t i);
@@ -107,7 +109,6 @@ class DepsLoader {
                            unsigned threads);
   // Progress at the reader's position, releasing the pages behind it (sequential parse).
   void ReportProgress();
-  void ReportProgressAt(size_t position);
   // The model's vectors are reserved once, from the first MiB of each array.
   void BeginArrayEstimate(size_t open);
   void ReserveFromEstimate(size_t position);

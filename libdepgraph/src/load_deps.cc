@@ -68,6 +68,8 @@ class LoaderBlocks final : public BlockWork {
     return true;
   }
 
+  void CommittedUpTo(size_t end) override { main_->ReportProgressAt(end); }
+
   void WillScanFrom(size_t pos) override { main_reader_->PrefetchTo(pos + kScanLead); }
 
   size_t elements() const { return elements_; }
@@ -298,7 +300,6 @@ bool DepsLoader::CommitBlock(DepsLoader& block, size_t element_base, size_t end)
   }
 
   reader_.ReleaseBefore(end);
-  ReportProgressAt(end);
   ReserveFromEstimate(end);
   return true;
 }

@@ -14,119 +14,146 @@ namespace {
 
 enum class SlotState : uint8_t { kFree, kBusy, kParsed, kFailed };
 
-// Hands out blocks in order, lets threads parse them into slots and has the calling thread
-// commit them in order. Blocks past the first failure are never committed.
+// What a thread found to do.
+enum class Did : uint8_t {
+  kWork,      // scanned or parsed a block
+  kWait,      // nothing now; more may come (someone is scanning or a slot is in use)
+  kFinished,  // every block is handed out, or the run has stopped
+};
+
+// Runs three kinds of work on every thread, the calling one included: scanning for the next
+// block's bounds (one thread at a time, kept a few blocks ahead of the parsers), parsing a
+// block whose bounds are known into its slot, and committing the parsed blocks that come
+// next in order (one thread at a time). Blocks past the first failure are never committed.
 class Scheduler {
  public:
   Scheduler(ArraySplitter* splitter, size_t slots, BlockWork* work)
-      : splitter_(splitter),
-        slots_(slots),
-        work_(work),
-        state_(slots, SlotState::kFree),
-        bounds_(slots) {}
+      : splitter_(splitter), slots_(slots), work_(work), state_(slots, SlotState::kFree) {}
 
-  // A helper thread: parses blocks until none is left or the run stops.
+  // A helper thread: works until no block is left to scan or parse.
   void HelperLoop() {
     std::unique_lock<std::mutex> lock(mu_);
-    size_t block;
-    while (TakeBlock(lock, /*wait=*/true, &block)) {
-      lock.unlock();
-      RunBlock(block);
-      lock.lock();
+    for (;;) {
+      const Did did = DoSomeWork(lock);
+      if (did == Did::kFinished) return;
+      if (did == Did::kWait) cv_.wait(lock);
     }
   }
 
-  // The calling thread: commits parsed blocks in order and parses blocks too when none is
-  // ready to commit.
+  // The calling thread: the same, and it reports progress; returns when every block is
+  // committed or the next one in order failed.
   BlockRunResult MainLoop() {
-    BlockRunResult result;
-    bool failed = false;
     std::unique_lock<std::mutex> lock(mu_);
+    size_t reported = 0;
     for (;;) {
-      while (!failed && committed_ < end_) {
-        const size_t slot = committed_ % slots_;
-        if (state_[slot] == SlotState::kFailed) failed = true;
-        if (state_[slot] != SlotState::kParsed) break;
-        const BlockBounds bounds = bounds_[slot];
+      CommitReady(lock);
+      if (result_.committed > reported) {
+        reported = result_.committed;
+        const size_t end = result_.last.end;
         lock.unlock();
-        const bool ok = work_->Commit(slot, committed_, bounds);
-        lock.lock();
-        if (!ok) {
-          failed = true;
-          break;
-        }
-        state_[slot] = SlotState::kFree;
-        result.last = bounds;
-        ++committed_;
-        cv_.notify_all();
-      }
-      if (failed || committed_ >= end_) break;
-      size_t block;
-      if (TakeBlock(lock, /*wait=*/false, &block)) {
-        lock.unlock();
-        RunBlock(block);
+        work_->CommittedUpTo(end);
         lock.lock();
         continue;
       }
-      cv_.wait(lock);
+      if (failed_ || result_.committed >= end_) break;
+      if (DoSomeWork(lock) != Did::kWork) cv_.wait(lock);  // for the commits of others
     }
     stop_ = true;
     cv_.notify_all();
-    result.committed = committed_;
-    result.complete = !failed && committed_ >= end_;
+    BlockRunResult result = result_;
+    result.complete = !failed_;
     return result;
   }
 
  private:
-  // Takes the next block (lock held). When every slot is in use, waits for a commit if
-  // `wait`, else returns false; also false once the run has stopped or the array ended.
-  bool TakeBlock(std::unique_lock<std::mutex>& lock, bool wait, size_t* block) {
-    for (;;) {
-      if (stop_ || next_ >= end_) return false;
-      if (next_ < committed_ + slots_) {
-        *block = next_++;
-        state_[*block % slots_] = SlotState::kBusy;
-        return true;
-      }
-      if (!wait) return false;
-      cv_.wait(lock);
+  // Scans or parses one block, then commits what it can (lock held; released while working).
+  Did DoSomeWork(std::unique_lock<std::mutex>& lock) {
+    if (stop_ || failed_) return Did::kFinished;
+    // Scan first while fewer than `slots_` blocks have known bounds: parsers never wait for
+    // the scan, and it reads the input ahead of them.
+    if (scan_next_ < end_ && !scanning_ && scan_next_ < next_ + slots_) {
+      Scan(lock);
+      return Did::kWork;
     }
+    if (next_ < scan_next_ && next_ < result_.committed + slots_) {
+      const size_t block = next_++;
+      Parse(lock, block);
+      CommitReady(lock);
+      return Did::kWork;
+    }
+    if (scan_next_ >= end_ && next_ >= end_) return Did::kFinished;  // all handed out
+    return Did::kWait;
   }
 
-  // Finds block j's bounds and parses it (no lock held), then records the outcome.
-  void RunBlock(size_t j) {
-    const size_t slot = j % slots_;
+  void Scan(std::unique_lock<std::mutex>& lock) {
+    scanning_ = true;
+    const size_t block = scan_next_;
+    lock.unlock();
+    work_->WillScanFrom(splitter_->scanned());
     BlockBounds bounds;
-    bool exists;
-    {
-      std::lock_guard<std::mutex> split_lock(split_mu_);
-      work_->WillScanFrom(splitter_->scanned());
-      exists = splitter_->Block(j, &bounds);
-    }
-    const bool ok = exists && work_->Parse(slot, j, bounds);
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!exists) {
-      end_ = std::min(end_, j);
-      state_[slot] = SlotState::kFree;
+    const bool exists = splitter_->Block(block, &bounds);
+    lock.lock();
+    scanning_ = false;
+    if (exists) {
+      bounds_.push_back(bounds);
+      ++scan_next_;
     } else {
-      bounds_[slot] = bounds;
-      state_[slot] = ok ? SlotState::kParsed : SlotState::kFailed;
+      end_ = block;
     }
     cv_.notify_all();
   }
 
-  ArraySplitter* splitter_;
+  void Parse(std::unique_lock<std::mutex>& lock, size_t block) {
+    const size_t slot = block % slots_;
+    state_[slot] = SlotState::kBusy;
+    const BlockBounds bounds = bounds_[block];
+    lock.unlock();
+    const bool ok = work_->Parse(slot, block, bounds);
+    lock.lock();
+    state_[slot] = ok ? SlotState::kParsed : SlotState::kFailed;
+    cv_.notify_all();
+  }
+
+  // Commits the parsed blocks that come next in order (lock held; released during each
+  // Commit). Only one thread commits at a time.
+  void CommitReady(std::unique_lock<std::mutex>& lock) {
+    while (!committing_ && !failed_ && result_.committed < end_ &&
+           result_.committed < scan_next_) {
+      const size_t slot = result_.committed % slots_;
+      if (state_[slot] == SlotState::kFailed) failed_ = true;
+      if (state_[slot] != SlotState::kParsed) break;
+      committing_ = true;
+      const BlockBounds bounds = bounds_[result_.committed];
+      lock.unlock();
+      const bool ok = work_->Commit(slot, result_.committed, bounds);
+      lock.lock();
+      committing_ = false;
+      if (!ok) {
+        failed_ = true;
+      } else {
+        state_[slot] = SlotState::kFree;
+        result_.last = bounds;
+        ++result_.committed;
+      }
+      cv_.notify_all();
+    }
+  }
+
+  ArraySplitter* splitter_;  // used by the one thread that is scanning
   const size_t slots_;
   BlockWork* work_;
-  std::mutex split_mu_;  // guards splitter_ and WillScanFrom
-  std::mutex mu_;        // guards everything below
+  std::mutex mu_;  // guards everything below
   std::condition_variable cv_;
-  size_t next_ = 0;          // next block to hand out
-  size_t committed_ = 0;     // blocks committed
-  size_t end_ = SIZE_MAX;    // first block that does not exist, once known
-  bool stop_ = false;        // the calling thread is done: hand out nothing more
-  std::vector<SlotState> state_;
-  std::vector<BlockBounds> bounds_;
+  std::vector<BlockBounds> bounds_;  // of the blocks scanned so far
+  size_t scan_next_ = 0;             // next block to scan for
+  bool scanning_ = false;            // a thread is scanning
+  size_t next_ = 0;                  // next block to parse
+  size_t end_ = SIZE_MAX;            // first block that does not exist, once known
+  BlockRunResult result_;            // blocks committed so far
+  bool committing_ = false;          // a thread is in Commit
+  bool failed_ = false;              // the next block in order failed to parse or commit
+  bool stop_ = false;                // the calling thread is done: nothing more to do
+  std::vector<SlotState> state_;     // per slot
 };
 
 }  // namespace

@@ -16,9 +16,14 @@ class BlockWork {
   /// different slots. False when the block has to be parsed sequentially instead: a syntax or
   /// semantic error, or elements that do not end exactly at `bounds.end`.
   virtual bool Parse(size_t slot, size_t block, const BlockBounds& bounds) = 0;
-  /// Takes the results in buffer `slot` of block `block`, whose Parse succeeded. Called on the
-  /// calling thread only, in block order. False when they cannot be taken as they are.
+  /// Takes the results in buffer `slot` of block `block`, whose Parse succeeded. Called in
+  /// block order, one call at a time, on whichever thread finished the block that let it go
+  /// (so that the first writes into the output, page faults included, are shared). False when
+  /// the results cannot be taken as they are.
   virtual bool Commit(size_t slot, size_t block, const BlockBounds& bounds) = 0;
+  /// Called on the calling thread only, now and then, with the end of the last block
+  /// committed so far (non-decreasing): for progress reports.
+  virtual void CommittedUpTo(size_t end) = 0;
   /// Called before the splitter reads on from byte `pos`, under the splitter's lock
   /// (at most one call at a time), so that the input can be mapped in ahead.
   virtual void WillScanFrom(size_t pos) = 0;
@@ -33,9 +38,8 @@ struct BlockRunResult {
 
 /// Cuts an array into blocks with `splitter` and has `work` parse them on `threads` threads,
 /// the calling one included (std::thread, started here and joined before returning), and
-/// commit them in order on the calling thread. At most `slots` blocks are parsed or wait for
-/// their commit at any time (block j uses buffer j % slots), which bounds the memory ahead of
-/// the commits. Stops at the first block, in order, whose Parse or Commit fails: blocks after
+/// commit them in order. At most `slots` blocks are parsed or wait for their commit at any
+/// time (block j uses buffer j % slots), which bounds the memory ahead of the commits. Stops at the first block, in order, whose Parse or Commit fails: blocks after
 /// it are dropped uncommitted, and the caller continues sequentially after `last`.
 /// Cost: the splitter's scan plus the blocks' parse spread over the threads, one lock round
 /// per block.

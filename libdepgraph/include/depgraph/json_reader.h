@@ -38,7 +38,23 @@ class JsonReader {
   void OpenBuffer(std::string_view text);
 
   /// Kind of the next value without consuming it. O(whitespace).
-  JsonKind Peek();
+  JsonKind Peek() {
+    if (failed_) return JsonKind::kInvalid;
+    SkipWhitespace();
+    if (pos_ >= size_) return JsonKind::kInvalid;
+    switch (data_[pos_]) {
+      case '{': return JsonKind::kObject;
+      case '[': return JsonKind::kArray;
+      case '"': return JsonKind::kString;
+      case 't': return JsonKind::kTrue;
+      case 'f': return JsonKind::kFalse;
+      case 'n': return JsonKind::kNull;
+      case '-': return JsonKind::kNumber;
+      default:
+        return (data_[pos_] >= '0' && data_[pos_] <= '9') ? JsonKind::kNumber
+                                                           : JsonKind::kInvalid;
+    }
+  }
   /// Consumes '{'. Then call NextKey() until it returns false (at '}').
   bool BeginObject();
   /// Reads the next key of the current object and the ':' after it. Returns false at the
