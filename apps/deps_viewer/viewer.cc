@@ -117,7 +117,10 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   DepGraph graph;
   std::string error;
   LoadProgress progress(err, err_is_terminal, source);
-  bool loaded = LoadDepsJson(input, &graph, &error, [&](double f) { progress(f); });
+  LoadOptions load_options;
+  load_options.threads = options.threads;
+  bool loaded =
+      LoadDepsJson(input, &graph, &error, load_options, [&](double f) { progress(f); });
   progress.Done();
   if (!loaded) {
     err << "error: " << error << "\n";
