@@ -25,6 +25,8 @@ namespace {
 
 using IndexEntry = std::pair<TaskId, uint32_t>;
 constexpr uint32_t kNotATask = UINT32_MAX;
+// Rows plus tasks from which Finish shares its work between threads.
+constexpr size_t kParallelFinishMin = size_t{1} << 16;
 
 // Sorts by id, keeping equal ids in their order (LSD radix, one byte per pass; bytes that every
 // id shares are skipped, and an already sorted index costs one pass). O(n) per byte used.
@@ -133,6 +135,8 @@ void RunSplit(unsigned parts, size_t n,
 }  // namespace
 
 bool DepsLoader::Finish(unsigned threads) {
+  // Starting a thread costs more than these steps on small graphs.
+  if (row_ends_.size() + graph_.tasks.size() < kParallelFinishMin) threads = 1;
   // Tasks: sorted by id, last entry wins on duplicate ids. Tensors: the same, alongside.
   std::vector<IndexEntry>& index = graph_.task_index;
   auto build_task_index = [&] {
