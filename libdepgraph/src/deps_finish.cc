@@ -203,7 +203,9 @@ bool DepsLoader::Finish(unsigned threads) {
   // Nodes: the two sorted sets merged; each remembers its task or -1.
   std::vector<TaskId>& nodes = graph_.nodes;
   nodes.clear();
+  nodes.reserve(index.size() + others.size());
   graph_.node_task.clear();
+  graph_.node_task.reserve(index.size() + others.size());
   std::vector<uint32_t> node_of_task(index.size(), kNotATask);
   std::vector<uint32_t> node_of_other(others.size());
   {
@@ -254,6 +256,7 @@ bool DepsLoader::Finish(unsigned threads) {
   }
   ends = std::vector<Pair>();
   graph_.pairs.clear();
+  graph_.pairs.reserve(rows);  // at most one pair per row
   std::vector<uint32_t> pair_of_row(rows);
   for (uint32_t u = 0; u < nodes.size(); ++u) {
     const auto begin = keys.begin() + first_row[u], end = keys.begin() + first_row[u + 1];

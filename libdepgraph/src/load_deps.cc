@@ -149,16 +149,18 @@ void DepsLoader::ReserveFromEstimate(size_t position) {
   // What the array's first bytes hold, scaled to the rest of the input, plus 5%.
   const double scale = 1.05 * static_cast<double>(reader_.size() - estimate_.open) /
                        static_cast<double>(position - estimate_.open);
-  auto grow = [scale](auto* v, size_t at_open) {
+  auto grow = [scale](auto* v, size_t at_open, double margin) {
     const size_t added = v->size() - at_open;
-    if (added > 0) ReserveLarge(v, at_open + static_cast<size_t>(added * scale) + 16);
+    if (added > 0) ReserveLarge(v, at_open + static_cast<size_t>(added * scale * margin) + 16);
   };
-  grow(&graph_.tasks, estimate_.tasks);
-  grow(&graph_.args, estimate_.args);
-  grow(&graph_.rows, estimate_.rows);
-  grow(&row_ends_, estimate_.rows);
-  grow(&graph_.dims, estimate_.dims);
-  grow(&raw_tensors_, estimate_.tensors);
+  grow(&graph_.tasks, estimate_.tasks, 1.0);
+  grow(&graph_.args, estimate_.args, 1.0);
+  grow(&graph_.rows, estimate_.rows, 1.0);
+  grow(&row_ends_, estimate_.rows, 1.0);
+  // Tasks and edge rows share `dims` at different densities: twice the room (address space
+  // only until written) spares a reallocation in the later array.
+  grow(&graph_.dims, estimate_.dims, 2.0);
+  grow(&raw_tensors_, estimate_.tensors, 1.0);
 }
 
 bool DepsLoader::ReadTopLevelArray(const char* key, ElementReader element,
