@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <memory>
 
 #include "deps_loader.h"
@@ -25,12 +26,17 @@ constexpr size_t kScanLead = size_t{32} << 20;
 // The model's vectors are sized once from what this much of an array holds.
 constexpr size_t kEstimateAfterBytes = size_t{1} << 20;
 
-// Reserves room for `n` elements. Large buffers ask for transparent huge pages: first writes
-// then fault 2 MiB at a time instead of 4 KiB. Capacity never written costs no memory.
+// Reserves room for `n` elements, if the address space can be had (an estimate may be far too
+// high; the vector then grows as usual). Large buffers ask for transparent huge pages: first
+// writes then fault 2 MiB at a time instead of 4 KiB. Capacity never written costs no memory.
 template <typename T>
 void ReserveLarge(std::vector<T>* v, size_t n) {
   if (n <= v->capacity()) return;
-  v->reserve(n);
+  try {
+    v->reserve(n);
+  } catch (const std::exception&) {  // std::bad_alloc, std::length_error
+    return;
+  }
 #ifdef MADV_HUGEPAGE
   const size_t bytes = v->capacity() * sizeof(T);
   constexpr uintptr_t kHuge = uintptr_t{2} << 20;

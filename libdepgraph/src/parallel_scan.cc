@@ -118,16 +118,15 @@ size_t ScanBytes(const char* data, size_t begin, size_t end, bool find_comma, Sc
   return i;
 }
 
-// x86-64's baseline has no POPCNT instruction (the builtin would call libgcc): a clone with
-// it is picked at load time where the CPU has it.
-#if defined(__x86_64__) && defined(__GNUC__)
-#define DEPGRAPH_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#else
-#define DEPGRAPH_POPCNT_CLONES
-#endif
+namespace {
 
-DEPGRAPH_POPCNT_CLONES
-size_t ScanStructure(const char* data, size_t begin, size_t end, ScanState* state) {
+// The 64-byte steps of ScanStructure over data[begin, end), stopping with fewer than 64 bytes
+// left or where the depth drops to 0 (*closed; the return value is then that position).
+// Inlined into each instruction-set variant below.
+__attribute__((always_inline)) inline size_t ScanSteps(const char* data, size_t begin,
+                                                       size_t end, ScanState* state,
+                                                       bool* closed) {
+  *closed = false;
   size_t p = begin;
   while (p <= end && end - p >= 64) {
     // The scan is the first to read the input: fetch ahead of it (never past `end`).
@@ -149,6 +148,7 @@ size_t ScanStructure(const char* data, size_t begin, size_t end, ScanState* stat
         if ((open >> i) & 1) {
           ++state->depth;
         } else if (--state->depth == 0) {
+          *closed = true;
           return p + static_cast<size_t>(i);
         }
       }
@@ -157,7 +157,43 @@ size_t ScanStructure(const char* data, size_t begin, size_t end, ScanState* stat
     state->escaped = carry;
     p += 64;
   }
-  return ScanBytes(data, p, end, false, state);
+  return p;
+}
+
+size_t ScanStepsBaseline(const char* data, size_t begin, size_t end, ScanState* state,
+                         bool* closed) {
+  return ScanSteps(data, begin, end, state, closed);
+}
+
+// x86-64's baseline has no POPCNT instruction (the builtin then calls libgcc): a variant with
+// it, chosen at run time. Not `target_clones`: its ifunc resolver runs during relocation,
+// before a sanitizer runtime is initialised, and crashes instrumented builds.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) size_t ScanStepsPopcnt(const char* data, size_t begin,
+                                                         size_t end, ScanState* state,
+                                                         bool* closed) {
+  return ScanSteps(data, begin, end, state, closed);
+}
+
+bool CpuHasPopcnt() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("popcnt");
+}
+#endif
+
+}  // namespace
+
+size_t ScanStructure(const char* data, size_t begin, size_t end, ScanState* state) {
+  bool closed;
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool kPopcnt = CpuHasPopcnt();
+  const size_t p = kPopcnt ? ScanStepsPopcnt(data, begin, end, state, &closed)
+                           : ScanStepsBaseline(data, begin, end, state, &closed);
+#else
+  const size_t p = ScanStepsBaseline(data, begin, end, state, &closed);
+#endif
+  if (closed) return p;
+  return ScanBytes(data, p, end, false, state);  // the last bytes, fewer than 64
 }
 
 ArraySplitter::ArraySplitter(const char* data, size_t size, size_t open, size_t block_bytes)
