@@ -16,6 +16,7 @@
 #include "depgraph/task_label.h"
 #include "cli_inputs.h"
 #include "cli_usage.h"
+#include "critical_path_command.h"
 #include "derive_command.h"
 #include "query_command.h"
 #include "run_command.h"
@@ -286,6 +287,8 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   check_cmd->add_option("--max-findings", check.max_findings,
                         "findings listed per kind, all are counted (default 20; 0 = all)");
 
+  CriticalPathCommand critical_path(&app);
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -302,6 +305,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (run_cmd->parsed()) return RunDepirCommand(run, out, err);
   if (derive_cmd->parsed()) return RunDeriveCommand(derive, out, err);
   if (check_cmd->parsed()) return RunCheckCommand(check, out, err);
+  if (critical_path.parsed()) return critical_path.Run(out, err);
   return RunDiffCommand(diff, out, err);
 }
 
