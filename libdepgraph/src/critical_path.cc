@@ -5,7 +5,8 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
+
+#include "flat_id_map.h"
 
 namespace depgraph {
 
@@ -49,12 +50,14 @@ HappensBefore BuildHappensBefore(const TimingRecords& records, const TaskTimings
 
   // §3.7: unique edges in file order, kept when the producer finished (within tol) before the
   // consumer started and started strictly earlier.
-  std::unordered_set<uint64_t> seen;
-  seen.reserve(edges.size());
+  FlatIdMap seen;  // (pred << 32 | succ) of the edges considered
+  seen.Reserve(edges.size());
   for (const TimedEdge& edge : edges) {
     if (edge.pred < 0 || edge.succ < 0 || edge.pred == edge.succ) continue;
     const uint32_t p = static_cast<uint32_t>(edge.pred), s = static_cast<uint32_t>(edge.succ);
-    if (!seen.insert(uint64_t{p} << 32 | s).second) continue;
+    bool fresh = false;
+    seen.FindOrInsert(uint64_t{p} << 32 | s, 0, &fresh);
+    if (!fresh) continue;
     if (tasks[p].end <= AddTolerance(tasks[s].start, options.tol) &&
         tasks[p].start < tasks[s].start) {
       if (hb.preds[s].empty()) hb.heads.push_back(s);
@@ -67,18 +70,26 @@ HappensBefore BuildHappensBefore(const TimingRecords& records, const TaskTimings
   // with a running maximum of the ends seen so far.
   std::unordered_map<int64_t, uint32_t> core_index;
   std::vector<std::vector<Slice>> cores;
+  uint32_t current = 0;  // the collector groups rows by core: look up only on a change
   for (size_t r = 0; r < records.rows.size(); ++r) {
     const TimingRow& row = records.rows[r];
-    auto [it, fresh] = core_index.emplace(row.core, static_cast<uint32_t>(cores.size()));
-    if (fresh) cores.emplace_back();
-    cores[it->second].push_back(Slice{row.start, row.end, timings.row_task[r]});
+    if (r == 0 || row.core != records.rows[r - 1].core) {
+      auto [it, fresh] = core_index.emplace(row.core, static_cast<uint32_t>(cores.size()));
+      if (fresh) cores.emplace_back();
+      current = it->second;
+    }
+    cores[current].push_back(Slice{row.start, row.end, timings.row_task[r]});
   }
   for (std::vector<Slice>& slices : cores) {
-    std::sort(slices.begin(), slices.end(), [&](const Slice& a, const Slice& b) {
+    const auto before = [&](const Slice& a, const Slice& b) {
       if (a.start != b.start) return a.start < b.start;
       if (a.end != b.end) return a.end < b.end;
       return tasks[a.task].key < tasks[b.task].key;
-    });
+    };
+    // The collector writes each core's rows in the order they ran: usually sorted already.
+    if (!std::is_sorted(slices.begin(), slices.end(), before)) {
+      std::sort(slices.begin(), slices.end(), before);
+    }
     bool have_best = false;
     int64_t best_end = 0;
     uint32_t best_task = 0;

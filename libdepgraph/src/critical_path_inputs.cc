@@ -1,18 +1,33 @@
 #include "depgraph/critical_path_inputs.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <utility>
 
 #include "depgraph/input_file.h"
 #include "depgraph/json_dom.h"
 #include "depgraph/json_reader.h"
 #include "depgraph/message_quote.h"
+#include "flat_id_map.h"
 #include "json_scalar_text.h"
 
 namespace depgraph {
 
 namespace {
+
+/// `array[index]` or `array[index].member`, built only when a message needs it.
+struct ElementPath {
+  const char* array;
+  size_t index;
+  const char* member = nullptr;
+  std::string str() const {
+    std::string out = std::string(array) + "[" + std::to_string(index) + "]";
+    if (member) out += std::string(".") + member;
+    return out;
+  }
+};
 
 /// Streams the `tasks` and `edges` of a deps.json into CriticalPathDeps.
 class DepsKeysLoader {
@@ -49,13 +64,24 @@ class DepsKeysLoader {
   }
 
   uint32_t Intern(std::string&& key) {
-    auto [it, fresh] = out_.key_index.emplace(key, static_cast<uint32_t>(out_.keys.size()));
+    const uint32_t next = static_cast<uint32_t>(out_.keys.size());
+    uint64_t value = 0;
+    bool fresh = false;
+    uint32_t index;
+    if (CanonicalDecimal(key, &value)) {
+      index = numeric_.FindOrInsert(value, next, &fresh);
+      if (fresh) out_.numeric_index.emplace_back(value, next);
+    } else {
+      auto [it, inserted] = out_.text_index.emplace(key, next);
+      index = it->second;
+      fresh = inserted;
+    }
     if (fresh) {
       out_.keys.push_back(std::move(key));
       out_.callables.emplace_back();
       out_.is_task.push_back(false);
     }
-    return it->second;
+    return index;
   }
 
   bool Top() {
@@ -91,6 +117,7 @@ class DepsKeysLoader {
       out_.callables[index] = std::move(callable);
       out_.is_task[index] = true;
     }
+    std::sort(out_.numeric_index.begin(), out_.numeric_index.end());
     return true;
   }
 
@@ -110,19 +137,19 @@ class DepsKeysLoader {
   }
 
   /// A scalar id (`task_id`, `pred`, `succ`) as its text.
-  bool Id(const std::string& where, std::string* text) {
+  bool Id(const ElementPath& where, std::string* text) {
     PyInt value;
     if (ReadScalarText(&reader_, text, &value)) return true;
     if (reader_.failed()) return SyntaxError();
     const std::string shown = KindAndSkip();
-    return Check() && Error(where, "expected a task id (a number or a string), got " + shown);
+    return Check() && Error(where.str(), "expected a task id (a number or a string), got " + shown);
   }
 
   bool Task(size_t i, std::vector<std::pair<uint32_t, CallableRef>>* tasks) {
-    const std::string where = "tasks[" + std::to_string(i) + "]";
+    const ElementPath where{"tasks", i};
     if (reader_.Peek() != JsonKind::kObject) {
       const std::string shown = KindAndSkip();
-      return Check() && Error(where, "expected an object, got " + shown);
+      return Check() && Error(where.str(), "expected an object, got " + shown);
     }
     if (!reader_.BeginObject()) return SyntaxError();
     bool have_id = false;
@@ -133,29 +160,29 @@ class DepsKeysLoader {
       bool ok = true;
       if (key == "task_id") {
         have_id = true;
-        ok = Id(where + ".task_id", &id);
+        ok = Id(ElementPath{"tasks", i, "task_id"}, &id);
       } else if (key == "kernel_ids") {
-        ok = KernelIds(where + ".kernel_ids", &callable);
+        ok = KernelIds(ElementPath{"tasks", i, "kernel_ids"}, &callable);
       } else {
         ok = reader_.SkipValue() || SyntaxError();
       }
       if (!ok) return false;
     }
     if (!Check()) return false;
-    if (!have_id) return Error(where, "missing \"task_id\"");
+    if (!have_id) return Error(where.str(), "missing \"task_id\"");
     tasks->emplace_back(Intern(std::move(id)), std::move(callable));
     return true;
   }
 
   /// The first element that is not null and not negative; an element that Python cannot
   /// compare with 0 before it makes the callable kBad.
-  bool KernelIds(const std::string& where, CallableRef* out) {
+  bool KernelIds(const ElementPath& where, CallableRef* out) {
     *out = CallableRef();
     const JsonKind kind = reader_.Peek();
     if (kind == JsonKind::kNull) return reader_.ReadNull() || SyntaxError();
     if (kind != JsonKind::kArray) {
       out->state = CallableRef::kBad;
-      out->id = where + ": expected an array of kernel ids, got " + KindAndSkip();
+      out->id = where.str() + ": expected an array of kernel ids, got " + KindAndSkip();
       return Check();
     }
     if (!reader_.BeginArray()) return SyntaxError();
@@ -179,7 +206,7 @@ class DepsKeysLoader {
         if (!ReadScalarText(&reader_, &out->id, &unused)) return SyntaxError();
       } else {
         out->state = CallableRef::kBad;
-        out->id = where + "[" + std::to_string(index) + "]: expected a number, got " +
+        out->id = where.str() + "[" + std::to_string(index) + "]: expected a number, got " +
                   (element == JsonKind::kString ? "a string" : KindAndSkip());
         if (element == JsonKind::kString && !reader_.SkipValue()) return SyntaxError();
       }
@@ -189,10 +216,10 @@ class DepsKeysLoader {
   }
 
   bool Edge(size_t i) {
-    const std::string where = "edges[" + std::to_string(i) + "]";
+    const ElementPath where{"edges", i};
     if (reader_.Peek() != JsonKind::kObject) {
       const std::string shown = KindAndSkip();
-      return Check() && Error(where, "expected an object, got " + shown);
+      return Check() && Error(where.str(), "expected an object, got " + shown);
     }
     if (!reader_.BeginObject()) return SyntaxError();
     bool have_pred = false, have_succ = false;
@@ -202,18 +229,18 @@ class DepsKeysLoader {
       bool ok = true;
       if (key == "pred") {
         have_pred = true;
-        ok = Id(where + ".pred", &pred);
+        ok = Id(ElementPath{"edges", i, "pred"}, &pred);
       } else if (key == "succ") {
         have_succ = true;
-        ok = Id(where + ".succ", &succ);
+        ok = Id(ElementPath{"edges", i, "succ"}, &succ);
       } else {
         ok = reader_.SkipValue() || SyntaxError();
       }
       if (!ok) return false;
     }
     if (!Check()) return false;
-    if (!have_pred) return Error(where, "missing \"pred\"");
-    if (!have_succ) return Error(where, "missing \"succ\"");
+    if (!have_pred) return Error(where.str(), "missing \"pred\"");
+    if (!have_succ) return Error(where.str(), "missing \"succ\"");
     const uint32_t p = Intern(std::move(pred));
     out_.edges.emplace_back(p, Intern(std::move(succ)));
     return true;
@@ -222,6 +249,7 @@ class DepsKeysLoader {
   JsonReader& reader_;
   std::string name_;
   CriticalPathDeps& out_;
+  FlatIdMap numeric_;  // value -> index of the plain decimal keys, while loading
   std::string error_;
 };
 
@@ -256,11 +284,51 @@ bool ParseNames(std::string_view text, const std::string& display_name, Critical
   return true;
 }
 
+/// Loads the records and checks what the reference requires of them.
+bool CheckedRecords(const RankFiles& files, TimingRecords* records, int64_t* clock_freq_hz,
+                    std::string* err) {
+  if (!LoadTimingRecords(files.records, records, err)) return false;
+  const std::string records_name = EscapeForMessage(files.records);
+  if (records->clock_freq_hz.state == FieldState::kAbsent) {
+    *err = records_name + ": metadata.clock_freq_hz: missing";
+    return false;
+  }
+  if (records->clock_freq_hz.state == FieldState::kInvalid) {
+    *err = records_name + ": metadata.clock_freq_hz: expected an integer, got " +
+           QuoteForMessage(records->clock_freq_hz.text);
+    return false;
+  }
+  *clock_freq_hz = records->clock_freq_hz.value;
+  if (records->aicore_state == FieldState::kAbsent) {
+    *err = records_name + ": aicore_tasks: missing";
+    return false;
+  }
+  if (records->rows.empty()) {
+    *err = "no aicore_tasks records in " + records_name + " (empty/failed profiling run?)";
+    return false;
+  }
+  for (size_t r = 0; r < records->rows.size(); ++r) {
+    const uint32_t columns = records->rows[r].columns;
+    if (columns != 6 && !files.accept_legacy_rows) {  // the loader ensured at least 5
+      *err = records_name + ": aicore_tasks[" + std::to_string(r) + "]: expected 6 values, got " +
+             std::to_string(columns) + " (--accept-v2-rows reads rows of 5 or more)";
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 int64_t CriticalPathDeps::Find(std::string_view key) const {
-  auto it = key_index.find(std::string(key));
-  return it == key_index.end() ? -1 : static_cast<int64_t>(it->second);
+  uint64_t value = 0;
+  if (CanonicalDecimal(key, &value)) {
+    auto it = std::lower_bound(numeric_index.begin(), numeric_index.end(),
+                               std::make_pair(value, uint32_t{0}));
+    return it != numeric_index.end() && it->first == value ? static_cast<int64_t>(it->second) : -1;
+  }
+  auto it = text_index.find(std::string(key));
+  return it == text_index.end() ? -1 : static_cast<int64_t>(it->second);
 }
 
 std::vector<TimedEdge> CriticalPathDeps::TimedEdges(const TaskTimings& timings) const {
@@ -346,44 +414,27 @@ bool NameTimedTasks(const TaskTimings& timings, const CriticalPathDeps& deps,
 
 bool AnalyzeRankFiles(const RankFiles& files, RankAnalysis* out, std::string* err) {
   *out = RankAnalysis();
-  if (!LoadTimingRecords(files.records, &out->records, err)) return false;
-  const std::string records_name = EscapeForMessage(files.records);
-  const TimingRecords& records = out->records;
-  if (records.clock_freq_hz.state == FieldState::kAbsent) {
-    *err = records_name + ": metadata.clock_freq_hz: missing";
+  // deps.json is read on a second thread while the records are read here; errors are
+  // reported in the reference's order (records first).
+  std::string deps_error;
+  bool deps_ok = false;
+  std::thread deps_reader(
+      [&] { deps_ok = LoadCriticalPathDeps(files.deps, &out->deps, &deps_error); });
+  const bool records_ok = CheckedRecords(files, &out->records, &out->clock_freq_hz, err);
+  deps_reader.join();
+  if (!records_ok) return false;
+  if (!deps_ok) {
+    *err = deps_error;
     return false;
   }
-  if (records.clock_freq_hz.state == FieldState::kInvalid) {
-    *err = records_name + ": metadata.clock_freq_hz: expected an integer, got " +
-           QuoteForMessage(records.clock_freq_hz.text);
-    return false;
-  }
-  out->clock_freq_hz = records.clock_freq_hz.value;
-  if (records.aicore_state == FieldState::kAbsent) {
-    *err = records_name + ": aicore_tasks: missing";
-    return false;
-  }
-  if (records.rows.empty()) {
-    *err = "no aicore_tasks records in " + records_name + " (empty/failed profiling run?)";
-    return false;
-  }
-  for (size_t r = 0; r < records.rows.size(); ++r) {
-    const uint32_t columns = records.rows[r].columns;
-    if (columns != 6 && !files.accept_legacy_rows) {  // the loader ensured at least 5
-      *err = records_name + ": aicore_tasks[" + std::to_string(r) + "]: expected 6 values, got " +
-             std::to_string(columns) + " (--accept-v2-rows reads rows of 5 or more)";
-      return false;
-    }
-  }
-  if (!LoadCriticalPathDeps(files.deps, &out->deps, err)) return false;
   CriticalPathNames names;
   if (!LoadCriticalPathNames(files.names, &names, err)) return false;
-  out->timings = ReduceTaskTimings(records);
+  out->timings = ReduceTaskTimings(out->records);
   if (!NameTimedTasks(out->timings, out->deps, names, files.deps, files.names, &out->names, err)) {
     return false;
   }
-  out->hb =
-      BuildHappensBefore(records, out->timings, out->deps.TimedEdges(out->timings), files.options);
+  out->hb = BuildHappensBefore(out->records, out->timings, out->deps.TimedEdges(out->timings),
+                               files.options);
   out->result = AnalyzeCriticalPath(out->timings, out->hb, files.options);
   return true;
 }

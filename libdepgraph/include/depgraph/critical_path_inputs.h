@@ -37,9 +37,12 @@ struct CriticalPathDeps {
   /// that only appear in edges.
   std::vector<CallableRef> callables;
   std::vector<bool> is_task;  ///< per key: some `tasks` entry has this id
-  std::unordered_map<std::string, uint32_t> key_index;
+  /// (value, index) of the keys that are plain decimal ids (all of them in real captures),
+  /// sorted by value; the other keys are in text_index.
+  std::vector<std::pair<uint64_t, uint32_t>> numeric_index;
+  std::unordered_map<std::string, uint32_t> text_index;
 
-  /// Index of `key` in keys, or -1. O(1) expected.
+  /// Index of `key` in keys, or -1. O(log keys).
   int64_t Find(std::string_view key) const;
   /// The edges with both endpoints timed, as indices into `timings.tasks` (-1 otherwise), in
   /// file order: the input of BuildHappensBefore. O(keys + edges).
