@@ -19,6 +19,7 @@
 #include "derive_command.h"
 #include "query_command.h"
 #include "run_command.h"
+#include "wait_sim_command.h"
 
 namespace depgraph {
 
@@ -267,6 +268,9 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   check_cmd->add_option("--max-findings", check.max_findings,
                         "findings listed per kind, all are counted (default 20; 0 = all)");
 
+  WaitSimArgs wait_sim;
+  CLI::App* wait_sim_cmd = AddWaitSimCommand(&app, &wait_sim);
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -283,6 +287,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (run_cmd->parsed()) return RunDepirCommand(run, out, err);
   if (derive_cmd->parsed()) return RunDeriveCommand(derive, out, err);
   if (check_cmd->parsed()) return RunCheckCommand(check, out, err);
+  if (wait_sim_cmd->parsed()) return RunWaitSimCommand(wait_sim, out, err);
   return RunDiffCommand(diff, out, err);
 }
 
