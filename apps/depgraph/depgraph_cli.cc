@@ -19,6 +19,7 @@
 #include "derive_command.h"
 #include "query_command.h"
 #include "run_command.h"
+#include "simulate_command.h"
 #include "wait_sim_command.h"
 
 namespace depgraph {
@@ -270,6 +271,8 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
 
   WaitSimArgs wait_sim;
   CLI::App* wait_sim_cmd = AddWaitSimCommand(&app, &wait_sim);
+  SimulateArgs simulate;
+  CLI::App* simulate_cmd = AddSimulateCommand(&app, &simulate);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -288,6 +291,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (derive_cmd->parsed()) return RunDeriveCommand(derive, out, err);
   if (check_cmd->parsed()) return RunCheckCommand(check, out, err);
   if (wait_sim_cmd->parsed()) return RunWaitSimCommand(wait_sim, out, err);
+  if (simulate_cmd->parsed()) return RunSimulateCommand(simulate, out, err);
   return RunDiffCommand(diff, out, err);
 }
 

@@ -329,7 +329,8 @@ bool SimulateSchedule(const DepGraph& graph, const MachineModel& machine, const 
           last_end = std::max(last_end, end);
           ++r.core_runs;
           if (options.record_runs) {
-            r.runs.push_back(CoreRun{t, static_cast<uint32_t>(b), core, dispatch, start, end});
+            r.runs.push_back(
+                CoreRun{t, static_cast<uint32_t>(b), core, d, dispatch, start, end});
           }
         }
         first_start = std::min(first_start, start);

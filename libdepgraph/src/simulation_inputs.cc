@@ -270,6 +270,37 @@ bool LoadMachineDescription(const std::string& path, size_t rank, MachineDescrip
          ParseMachineDescription(text, path, rank, machine, err);
 }
 
+std::vector<RecordedRun> RecordedRuns(const TimingRecords& records) {
+  std::vector<RecordedRun> runs;
+  runs.reserve(records.rows.size());
+  for (const TimingRow& row : records.rows) {
+    if (!row.has_task_id) continue;
+    runs.push_back(RecordedRun{row.task_id, static_cast<uint32_t>(row.core),
+                               records.CoreType(row.core) == "aic", row.start, row.end});
+  }
+  return runs;
+}
+
+RecordedSpan MeasureRecordedSpan(const DepGraph& graph, const std::vector<RecordedRun>& runs) {
+  RecordedSpan span;
+  std::vector<TaskId> seen;
+  for (const RecordedRun& run : runs) {
+    if (!graph.FindTask(run.task)) continue;
+    if (span.runs == 0 || run.start < span.first_start) span.first_start = run.start;
+    if (span.runs == 0 || run.end > span.last_end) span.last_end = run.end;
+    ++span.runs;
+    seen.push_back(run.task);
+  }
+  std::sort(seen.begin(), seen.end());
+  span.tasks = static_cast<uint64_t>(std::unique(seen.begin(), seen.end()) - seen.begin());
+  return span;
+}
+
+void RecordedCores(const TimingRecords& records, uint32_t* aic, uint32_t* aiv) {
+  *aic = *aiv = 0;
+  for (const std::string& type : records.core_types) ++(type == "aic" ? *aic : *aiv);
+}
+
 bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTable& overrides,
                    const std::vector<RecordedRun>& recorded, const DurationTable& nominal,
                    const std::map<TaskId, int64_t>& delays, TaskWork* work, WorkSources* sources,

@@ -64,7 +64,7 @@ struct TaskWork {
 struct SimulationOptions {
   /// Per pair of the graph: 0 drops it from the simulated graph (empty: keep every pair).
   const std::vector<uint8_t>* keep = nullptr;
-  /// Keep every core run (for a trace): 40 bytes per run.
+  /// Keep every core run (for a trace): 48 bytes per run.
   bool record_runs = false;
 };
 
@@ -73,7 +73,8 @@ struct CoreRun {
   uint32_t task = 0;   ///< index into DepGraph::tasks
   uint32_t block = 0;
   uint32_t core = 0;
-  int64_t dispatch = 0;
+  int64_t decided = 0;   ///< when the scheduler took the block (its dispatch work follows)
+  int64_t dispatch = 0;  ///< when the block was handed to the core (once the core is free)
   int64_t start = 0;
   int64_t end = 0;
 };

@@ -13,6 +13,7 @@
 #include "depgraph/graph.h"
 #include "depgraph/name_map.h"
 #include "depgraph/schedule_simulation.h"
+#include "depgraph/timing_records.h"
 
 namespace depgraph {
 
@@ -67,6 +68,25 @@ struct RecordedRun {
   int64_t start = 0;
   int64_t end = 0;
 };
+
+/// The kernel runs of a records file: one per `aicore_tasks` row whose task id is a number,
+/// the core's type from `metadata.core_types` ("aiv" beyond it). O(rows).
+std::vector<RecordedRun> RecordedRuns(const TimingRecords& records);
+
+/// What the records say about the graph's tasks: the span from the first start to the last
+/// end over the runs of tasks in tasks[] (rows of other ids, such as warm-up rows, left out).
+struct RecordedSpan {
+  uint64_t tasks = 0;  ///< tasks of the graph with at least one run
+  uint64_t runs = 0;
+  int64_t first_start = 0;
+  int64_t last_end = 0;
+  int64_t makespan() const { return last_end - first_start; }
+};
+/// The RecordedSpan of `runs` over the tasks of `graph`. O(R log T).
+RecordedSpan MeasureRecordedSpan(const DepGraph& graph, const std::vector<RecordedRun>& runs);
+
+/// Core counts of a records file: cores typed "aic", and the others. O(cores).
+void RecordedCores(const TimingRecords& records, uint32_t* aic, uint32_t* aiv);
 
 /// Where the run times of the tasks came from (task counts), for the report.
 struct WorkSources {
