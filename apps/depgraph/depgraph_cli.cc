@@ -32,6 +32,7 @@ struct AuditArgs {
   std::string func_names;
   bool json = false;
   size_t max_findings = 20;
+  unsigned threads = 0;
 };
 
 struct DiffArgs {
@@ -41,6 +42,7 @@ struct DiffArgs {
   bool json = false;
   bool closure = false;
   bool by_order = false;
+  unsigned threads = 0;
 };
 
 // Writes `render`'s output to stdout or, atomically, to `path`.
@@ -80,6 +82,14 @@ void AddFuncNamesOption(CLI::App* cmd, std::string* target) {
                   "name_map*.json with kernel names (default: newest sibling name_map*.json)");
 }
 
+// The `--threads N` option of the subcommands that load deps.json (audit, diff, query).
+void AddThreadsOption(CLI::App* cmd, unsigned* target) {
+  cmd->add_option("--threads", *target,
+                  "threads that load and analyse the input (default 0: every core); results are "
+                  "the same for any N")
+      ->check(CLI::Range(0u, 1024u));
+}
+
 int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err) {
   // The name map found beside the input counts as an input too.
   if (!OutputIsNotAnInputOrReport(args.output,
@@ -87,12 +97,14 @@ int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err)
     return 1;
   }
   DepGraph graph;
-  if (!LoadGraphOrReport(args.input, &graph, err)) return 1;
+  if (!LoadGraphOrReport(args.input, &graph, err, args.threads)) return 1;
   NameMap names;
   if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
   std::string error;
   AuditResult result;
-  if (!RunAudit(graph, AuditOptions{}, &result, &error)) {
+  AuditOptions audit_options;
+  audit_options.threads = args.threads;
+  if (!RunAudit(graph, audit_options, &result, &error)) {
     err << "error: " << args.input << ": " << error << "\n";
     return 1;
   }
@@ -118,10 +130,14 @@ int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err)
 int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
   if (!OutputIsNotAnInputOrReport(args.output, {args.a, args.b}, err)) return 1;
   DepGraph a, b;
-  if (!LoadGraphOrReport(args.a, &a, err) || !LoadGraphOrReport(args.b, &b, err)) return 1;
+  if (!LoadGraphOrReport(args.a, &a, err, args.threads) ||
+      !LoadGraphOrReport(args.b, &b, err, args.threads)) {
+    return 1;
+  }
   DiffOptions options;
   options.by_order = args.by_order;
   options.closure = args.closure;
+  options.threads = args.threads;
   GraphDiff diff;
   std::string error;
   if (!DiffGraphs(a, b, options, args.a, args.b, &diff, &error)) {
@@ -190,6 +206,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   audit_cmd->add_option("--max-findings", audit.max_findings,
                         "race groups and false serialization findings listed in the text report "
                         "(default 20; 0 = all; --json always has every finding)");
+  AddThreadsOption(audit_cmd, &audit.threads);
 
   DiffArgs diff;
   CLI::App* diff_cmd = app.add_subcommand(
@@ -203,6 +220,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                      "match tasks by submit order instead of by id");
   diff_cmd->add_flag("--json", diff.json, "write JSON (schema depgraph-diff/1)");
   diff_cmd->add_option("-o,--output", diff.output, "write the report here (atomically)");
+  AddThreadsOption(diff_cmd, &diff.threads);
 
   QueryArgs query;
   CLI::App* query_cmd = app.add_subcommand(
@@ -219,6 +237,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                         "tasks whose kernel name contains NAME (case-insensitive)");
   query_cmd->add_flag("--json", query.json, "print one JSON object instead of text");
   AddFuncNamesOption(query_cmd, &query.func_names);
+  AddThreadsOption(query_cmd, &query.threads);
 
   RunCommandArgs run;
   CLI::App* run_cmd = app.add_subcommand(

@@ -25,6 +25,7 @@ struct ExplorerPageOptions {
   /// Per-task details (kernel ids, arguments, tensors, per-row edge facts). Off for graphs
   /// too large for a browser to hold them (see kExplorerDetailsMaxTasks).
   bool task_details = true;
+  unsigned threads = 0;  ///< threads of the dataflow proof (0 = every core); output unchanged
 };
 
 /// Above this many tasks the viewer writes the page without per-task details (measured:

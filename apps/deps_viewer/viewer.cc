@@ -117,7 +117,10 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   DepGraph graph;
   std::string error;
   LoadProgress progress(err, err_is_terminal, source);
-  bool loaded = LoadDepsJson(input, &graph, &error, [&](double f) { progress(f); });
+  LoadOptions load_options;
+  load_options.threads = options.threads;
+  bool loaded =
+      LoadDepsJson(input, &graph, &error, load_options, [&](double f) { progress(f); });
   progress.Done();
   if (!loaded) {
     err << "error: " << error << "\n";
@@ -151,13 +154,13 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   }
   StructuralReduction reduction;
   if (reducing || options.stats || layout.explorer) {
-    reduction = ReduceStructurally(graph);
+    reduction = ReduceStructurally(graph, options.threads);
   } else if (options.strict) {
     // --strict needs to know about a cycle in full mode too; Kahn's order is enough.
     std::vector<uint32_t> order;
     reduction.is_dag = TopologicalOrder(graph, &order, &reduction.cycle);
   }
-  const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode);
+  const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode, options.threads);
   const IdDisplay rings = graph.Display();
 
   std::string stem = "deps_viewer";
@@ -223,7 +226,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
       GraphMetrics metrics = ComputeGraphMetrics(graph);
       size_t retained = 0;
       if (options.edge_mode != EdgeMode::kReduced && options.edge_mode != EdgeMode::kRetained) {
-        retained = SelectEdges(graph, reduction, EdgeMode::kReduced).retained_count;
+        retained = SelectEdges(graph, reduction, EdgeMode::kReduced, options.threads).retained_count;
       } else {
         retained = selection.retained_count;
       }

@@ -36,7 +36,7 @@ const char* EdgeModeName(EdgeMode mode) {
 }
 
 EdgeSelection SelectEdges(const DepGraph& graph, const StructuralReduction& reduction,
-                          EdgeMode mode) {
+                          EdgeMode mode, unsigned threads) {
   EdgeSelection selection;
   selection.mode = mode;
   const size_t pair_count = graph.pairs.size();
@@ -54,7 +54,7 @@ EdgeSelection SelectEdges(const DepGraph& graph, const StructuralReduction& redu
   }
   std::vector<uint8_t> proven;
   if (mode == EdgeMode::kReducedDataflow || mode == EdgeMode::kOmittedDataflow) {
-    proven = ProveDataflowRemovable(graph, reduction.redundant);
+    proven = ProveDataflowRemovable(graph, reduction.redundant, threads);
   }
   std::vector<uint8_t> removed(pair_count, 0);
   for (size_t p = 0; p < pair_count; ++p) {

@@ -37,8 +37,9 @@ struct EdgeSelection {
 };
 
 /// Applies `mode`. `reduction` must come from ReduceStructurally(graph). The dataflow modes
-/// run the byte-level proof on creator-protected candidates. O(E) plus the proof's cost.
+/// run the byte-level proof on creator-protected candidates on `threads` threads (0 = every
+/// core; the result does not depend on it). O(E) plus the proof's cost.
 EdgeSelection SelectEdges(const DepGraph& graph, const StructuralReduction& reduction,
-                          EdgeMode mode);
+                          EdgeMode mode, unsigned threads = 0);
 
 }  // namespace depgraph
