@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
+#include "depgraph/load_deps.h"
+#include "depgraph/simulation_inputs.h"
+#include "depgraph/timing_records.h"
 #include "test_util.h"
 
 namespace depgraph {
@@ -271,6 +276,59 @@ TEST(ScheduleSimulation, ChainClosedForm) {
   EXPECT_EQ(r.tasks[199].start, 2 + 199 * 12);
   EXPECT_EQ(r.makespan, 199 * 12 + 7);
   EXPECT_EQ(r.edges, 199u);
+}
+
+// The golden timing cases (data/timing_sim/, copied from the critical-path cases): their
+// records were made by a list-scheduling simulation with the parameters in simulation.json.
+// With those parameters and the recorded run times, the simulated makespan is within 5% of
+// the recorded one (docs/simulate.md lists the errors); the exact values are pinned too.
+struct GoldenCase {
+  const char* dir;      // under data/timing_sim/
+  const char* records;  // file name in dir
+  size_t rank;          // in the case's simulation.json
+  const char* machine;  // simulation.json, relative to dir
+  int64_t recorded;     // the records' makespan over the graph's tasks
+  int64_t simulated;    // pinned
+};
+
+TEST(ScheduleSimulationGolden, RecordedMakespansWithinFivePercent) {
+  const GoldenCase cases[] = {
+      {"pa_small1_basic", "chip_swimlane_records.json", 0, "simulation.json", 1847, 1847},
+      {"bgemm_core_bound", "chip_swimlane_records.json", 0, "simulation.json", 53162, 53162},
+      {"dep_probe_spmd", "chip_swimlane_records.json", 0, "simulation.json", 3124, 3123},
+      {"dep_probe_ties", "chip_swimlane_records.json", 0, "simulation.json", 600, 600},
+      {"pa_varseq2_front_gap", "chip_swimlane_records.json", 0, "simulation.json", 5573, 5573},
+      {"chain_tol0_a5", "chip_swimlane_records.json", 0, "simulation.json", 149130, 149132},
+      {"err_missing_critical", "chip_swimlane_records.json", 0, "simulation.json", 20193, 20193},
+      {"err_merged_bad_events", "chip_swimlane_records.json", 0, "simulation.json", 1249, 1249},
+      {"multi_rank_l2/dev.1", "chip_swimlane_records.json", 0, "../simulation.json", 18286,
+       18286},
+      {"multi_rank_l2/dev", "l2_perf_records.json", 1, "../simulation.json", 1712, 1712},
+  };
+  for (const GoldenCase& c : cases) {
+    SCOPED_TRACE(c.dir);
+    const std::string dir = testing::SourceDir() + "/data/timing_sim/" + c.dir + "/";
+    DepGraph graph;
+    TimingRecords records;
+    MachineDescription machine;
+    std::string err;
+    ASSERT_TRUE(LoadDepsJson(dir + "deps.json", &graph, &err)) << err;
+    ASSERT_TRUE(LoadTimingRecords(dir + c.records, &records, &err)) << err;
+    ASSERT_TRUE(LoadMachineDescription(dir + c.machine, c.rank, &machine, &err)) << err;
+    const std::vector<RecordedRun> runs = RecordedRuns(records);
+    TaskWork work;
+    WorkSources sources;
+    ASSERT_TRUE(BuildTaskWork(graph, NameMap(), DurationTable(), runs, machine, &work, &sources,
+                              &err))
+        << err;
+    EXPECT_EQ(sources.from_kernels + sources.from_default + sources.from_task_overrides, 0u);
+    SimulationResult result;
+    ASSERT_TRUE(SimulateSchedule(graph, machine.machine, work, {}, &result, &err)) << err;
+    const int64_t recorded = MeasureRecordedSpan(graph, runs).makespan();
+    EXPECT_EQ(recorded, c.recorded);
+    EXPECT_LE(std::abs(result.makespan - recorded) * 20, recorded);
+    EXPECT_EQ(result.makespan, c.simulated);
+  }
 }
 
 }  // namespace

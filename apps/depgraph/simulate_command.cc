@@ -322,7 +322,8 @@ bool BuildMachine(const SimulateArgs& args, const MachineDescription& desc, bool
     } else if (args.policy == "spread") {
       m->policy = CorePolicy::kSpread;
     } else {
-      return Error(err, "--policy: expected lowest or spread, got " + QuoteForMessage(args.policy));
+      return Fail(err,
+                  "--policy: expected lowest or spread, got " + QuoteForMessage(args.policy));
     }
   }
   if (m->aic + m->aiv == 0) {
@@ -435,8 +436,8 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   std::vector<std::string> graph_questions;
   for (const std::string& q : args.what_if) {
     if (q != "reduced_dataflow" && q != "no-false-edges") {
-      return Fail(err, "--what-if: expected reduced_dataflow or no-false-edges, got " +
-                           QuoteForMessage(q));
+      return Error(err, "--what-if: expected reduced_dataflow or no-false-edges, got " +
+                            QuoteForMessage(q));
     }
     if (std::find(graph_questions.begin(), graph_questions.end(), q) == graph_questions.end()) {
       graph_questions.push_back(q);
@@ -489,7 +490,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
     return 1;
   }
   TaskWork work;
-  if (!BuildTaskWork(graph, names, overrides, runs, desc.nominal, desc.delay, &work,
+  if (!BuildTaskWork(graph, names, overrides, runs, desc, &work,
                      &rep.sources, &error)) {
     return Error(err, args.input + ": " + error);
   }

@@ -107,9 +107,18 @@ bool KernelTimes(const Context& c, const std::string& path, const Json& value,
   return true;
 }
 
-// `{"<task>": T or [T, ...]}`.
+// A ring-local index: a decimal key below 2^32.
+bool LocalKey(const std::string& key, uint32_t* local) {
+  int64_t value = 0;
+  if (!KernelId(key, &value) || value > UINT32_MAX) return false;
+  *local = static_cast<uint32_t>(value);
+  return true;
+}
+
+// `{"<task>": T or [T, ...]}`; with `locals`, keys below 2^32 are local indices.
 bool TaskTimes(const Context& c, const std::string& path, const Json& value,
-               std::map<TaskId, std::vector<int64_t>>* tasks) {
+               std::map<TaskId, std::vector<int64_t>>* tasks,
+               std::map<uint32_t, std::vector<int64_t>>* locals = nullptr) {
   if (!Object(c, path, value)) return false;
   for (const auto& [key, item] : value.items()) {
     const std::string item_path = JsonPathMember(path, key);
@@ -128,7 +137,12 @@ bool TaskTimes(const Context& c, const std::string& path, const Json& value,
       if (!Ticks(c, item_path, item, &ticks)) return false;
       runs.push_back(ticks);
     }
-    (*tasks)[id] = std::move(runs);
+    uint32_t local = 0;
+    if (locals && LocalKey(key, &local)) {
+      (*locals)[local] = std::move(runs);
+    } else {
+      (*tasks)[id] = std::move(runs);
+    }
   }
   return true;
 }
@@ -170,14 +184,19 @@ bool ParseMachineObject(const Context& c, const std::string& path, const Json& d
     } else if (key == "dur") {
       if (!KernelTimes(c, p, value, &out->nominal.kernel_ids, nullptr)) return false;
     } else if (key == "task_dur") {
-      if (!TaskTimes(c, p, value, &out->nominal.tasks)) return false;
+      if (!TaskTimes(c, p, value, &out->nominal.tasks, &out->nominal.local_tasks)) return false;
     } else if (key == "delay") {
       if (!Object(c, p, value)) return false;
       for (const auto& [task, ticks] : value.items()) {
         const std::string tp = JsonPathMember(p, task);
         TaskId id = 0;
         if (!TaskKey(c, tp, task, &id) || !Ticks(c, tp, ticks, &v)) return false;
-        out->delay[id] = v;
+        uint32_t local = 0;
+        if (LocalKey(task, &local)) {
+          out->local_delay[local] = v;
+        } else {
+          out->delay[id] = v;
+        }
       }
     } else if (key == "warmup" || key == "extra") {
       if (!value.is_array()) return c.Fail(p, "expected an array, got " + Shown(value));
@@ -302,9 +321,9 @@ void RecordedCores(const TimingRecords& records, uint32_t* aic, uint32_t* aiv) {
 }
 
 bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTable& overrides,
-                   const std::vector<RecordedRun>& recorded, const DurationTable& nominal,
-                   const std::map<TaskId, int64_t>& delays, TaskWork* work, WorkSources* sources,
-                   std::string* err) {
+                   const std::vector<RecordedRun>& recorded, const MachineDescription& machine,
+                   TaskWork* work, WorkSources* sources, std::string* err) {
+  const DurationTable& nominal = machine.nominal;
   *work = TaskWork();
   *sources = WorkSources();
   const size_t task_count = graph.tasks.size();
@@ -339,7 +358,12 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
   for (size_t t = 0; t < task_count; ++t) {
     const Task& task = graph.tasks[t];
     work->first[t] = work->ticks.size();
-    if (auto it = delays.find(task.id); it != delays.end()) work->delay[t] = it->second;
+    if (auto it = machine.delay.find(task.id); it != machine.delay.end()) {
+      work->delay[t] = it->second;
+    } else if (auto lt = machine.local_delay.find(LocalOf(task.id));
+               lt != machine.local_delay.end()) {
+      work->delay[t] = lt->second;
+    }
     const uint8_t slots = ActiveSlots(task);
     if (slots == 0) {
       ++sources->without_kernel;
@@ -393,6 +417,10 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
           used_kernels = true;
         } else if (auto tt = nominal.tasks.find(task.id); tt != nominal.tasks.end()) {
           ticks = tt->second[0];
+          used_kernels = true;
+        } else if (auto lt = nominal.local_tasks.find(LocalOf(task.id));
+                   lt != nominal.local_tasks.end()) {
+          ticks = lt->second[0];
           used_kernels = true;
         } else if (auto kt = nominal.kernel_ids.find(kernel); kt != nominal.kernel_ids.end()) {
           ticks = kt->second;

@@ -21,11 +21,14 @@ namespace depgraph {
 struct DurationTable {
   /// Per task id: its runs (cyclic, block-major, slot-minor, see TaskWork); one value = all.
   std::map<TaskId, std::vector<int64_t>> tasks;
+  /// Per ring-local index (machine descriptions: a key below 2^32 names that local index on
+  /// every ring, as the timing cases' generator keys its tasks).
+  std::map<uint32_t, std::vector<int64_t>> local_tasks;
   std::map<int64_t, int64_t> kernel_ids;       ///< per callable id, one run of that kernel
   std::map<std::string, int64_t> kernel_names; ///< per kernel name (through the name map)
   std::optional<int64_t> fallback;             ///< `default`: any run not otherwise timed
   bool empty() const {
-    return tasks.empty() && kernel_ids.empty() && kernel_names.empty() && !fallback;
+    return tasks.empty() && local_tasks.empty() && kernel_ids.empty() && kernel_names.empty() && !fallback;
   }
 };
 
@@ -34,7 +37,10 @@ struct MachineDescription {
   MachineModel machine;
   bool has_cores = false;      ///< `aic` or `aiv` given
   DurationTable nominal;       ///< `dur` (per callable id) and `task_dur` (per task id)
-  std::map<TaskId, int64_t> delay;  ///< `delay`: ticks a task waits after it is ready
+  /// `delay`: ticks a task waits after it is ready, by task id ("(ring, local)" or a decimal
+  /// of at least 2^32) and by local index (a decimal below 2^32: that index on every ring).
+  std::map<TaskId, int64_t> delay;
+  std::map<uint32_t, int64_t> local_delay;
   int64_t freq_hz = 0;         ///< `freq` (0: not given)
 };
 
@@ -53,7 +59,8 @@ bool LoadDurationTable(const std::string& path, DurationTable* table, std::strin
 /// `task_dur`, `delay`, `warmup`, `extra`, `freq`; `src`, `sub`, `level`, `jitter`, `seed`,
 /// `skew` and `model` are accepted and ignored) plus `edge_cost` and `ring_capacity`; or the
 /// whole simulation.json, `{"ranks": [...]}`, of which rank `rank` is taken. Unknown keys are
-/// errors. O(|text| log entries).
+/// errors. Keys of `task_dur` and `delay` below 2^32 are ring-local indices (the generator's
+/// convention), other keys and "(ring, local)" are task ids. O(|text| log entries).
 bool ParseMachineDescription(std::string_view text, const std::string& name, size_t rank,
                              MachineDescription* machine, std::string* err);
 /// ParseMachineDescription of a regular file of at most kMaxSmallInputBytes. O(file).
@@ -102,12 +109,11 @@ struct WorkSources {
 /// `overrides.tasks[id]`; `overrides` by kernel id, then by kernel name; the task's recorded
 /// runs (rows of the slot's core type in start order: block b's AIC run is the b-th AIC row,
 /// its AIV runs the next AIV rows); the mean recorded run of the slot's kernel over all tasks;
-/// `nominal.tasks[id]`, `nominal` by kernel id; `overrides.fallback`. `delays` fill
-/// TaskWork::delay. False with a one-line message naming the first task and slot that has no
+/// the machine's `task_dur` (by id, then by local index), its `dur` by kernel id;
+/// `overrides.fallback`. The machine's delays fill TaskWork::delay. False with a one-line message naming the first task and slot that has no
 /// time. Cost: O(T log T + R log R) for T tasks and R recorded runs.
 bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTable& overrides,
-                   const std::vector<RecordedRun>& recorded, const DurationTable& nominal,
-                   const std::map<TaskId, int64_t>& delays, TaskWork* work, WorkSources* sources,
-                   std::string* err);
+                   const std::vector<RecordedRun>& recorded, const MachineDescription& machine,
+                   TaskWork* work, WorkSources* sources, std::string* err);
 
 }  // namespace depgraph
