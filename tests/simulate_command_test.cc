@@ -73,7 +73,7 @@ TEST_F(SimulateFork, TextReport) {
   EXPECT_EQ(a.err, "");
   EXPECT_EQ(a.out,
             "depgraph simulate of " + dir_.File("deps.json") + "\n"
-            "machine: 1 AIC + 2 AIV cores (1 clusters), policy lowest; ticks: orch 10, edge 0, "
+            "machine: 1 AIC + 2 AIV cores, 1 cluster(s), policy lowest; ticks: orch 10, edge 0, "
             "dispatch 5, launch 2, finish 3, dummy 0\n"
             "run times: 0 task(s) from records, 0 from task times, 3 from kernel times, 0 from "
             "the default, 0 without kernel\n"

@@ -81,8 +81,8 @@ void WriteText(const Report& rep, std::ostream& out) {
   const MachineModel& m = rep.machine;
   const SimulationResult& base = rep.scenarios[0].result;
   out << "depgraph simulate of " << rep.args.input << "\n";
-  out << "machine: " << m.aic << " AIC + " << m.aiv << " AIV cores ("
-      << std::min(m.aic, m.aiv / 2) << " clusters), policy " << CorePolicyName(m.policy)
+  out << "machine: " << m.aic << " AIC + " << m.aiv << " AIV cores, "
+      << std::min(m.aic, m.aiv / 2) << " cluster(s), policy " << CorePolicyName(m.policy)
       << "; ticks: orch " << m.orch << ", edge " << m.edge_cost << ", dispatch " << m.dispatch
       << ", launch " << m.launch << ", finish " << m.finish << ", dummy " << m.dummy_cost;
   if (m.ring_capacity) out << "; ring capacity " << m.ring_capacity;
