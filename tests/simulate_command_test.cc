@@ -218,3 +218,41 @@ TEST(SimulateCommand, BinaryExitCodes) {
 
 }  // namespace
 }  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// The text block that follows `first_line` in README.md, up to the closing fence.
+std::string ReadmeBlock(const std::string& first_line) {
+  const std::string readme = testing::ReadFile(testing::SourceDir() + "/README.md");
+  const size_t start = readme.find("```text\n" + first_line);
+  if (start == std::string::npos) return "";
+  const size_t from = start + 8;
+  return readme.substr(from, readme.find("```", from) - from);
+}
+
+std::string WithoutLine(std::string text, const std::string& prefix) {
+  const size_t at = text.find("\n" + prefix);
+  if (at == std::string::npos) return text;
+  return text.erase(at + 1, text.find('\n', at + 1) - at);
+}
+
+// The README's worked example prints what the README shows.
+TEST(SimulateCommand, ReadmeExampleIsCurrent) {
+  TempDir dir;
+  const std::string expected =
+      ReadmeBlock("depgraph simulate of data/real/dep_probe/default/deps.json\n");
+  ASSERT_FALSE(expected.empty());
+  const testing::CommandResult r = testing::RunCommand(
+      testing::BoundedCommand(testing::CliBinary()) +
+          " simulate data/real/dep_probe/default/deps.json --machine "
+          "data/timing_sim/dep_probe_spmd/simulation.json --aiv 8 --what-if no-false-edges "
+          "--cores aiv=16 --trace " + dir.File("t.json"),
+      testing::SourceDir());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(WithoutLine(r.out, "trace: "), WithoutLine(expected, "trace: "));
+  EXPECT_TRUE(testing::Exists(dir.File("t.json")));
+}
+
+}  // namespace
+}  // namespace depgraph

@@ -151,3 +151,24 @@ TEST(WaitSimCommand, BinaryExitCodes) {
 
 }  // namespace
 }  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// The README's worked example prints what the README shows.
+TEST(WaitSimCommand, ReadmeExampleIsCurrent) {
+  const std::string readme = testing::ReadFile(testing::SourceDir() + "/README.md");
+  const std::string head = "```text\n== data/real/dep_gen_chain/n_65_single_overflow/deps.json\n";
+  const size_t start = readme.find(head);
+  ASSERT_NE(start, std::string::npos);
+  const std::string expected = readme.substr(start + 8, readme.find("```", start + 8) - start - 8);
+  const testing::CommandResult r = testing::RunCommand(
+      testing::BoundedCommand(testing::CliBinary()) +
+          " wait-sim data/real/dep_gen_chain/n_65_single_overflow/deps.json --bl 8,64",
+      testing::SourceDir());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, expected);
+}
+
+}  // namespace
+}  // namespace depgraph
