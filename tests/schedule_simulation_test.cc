@@ -49,7 +49,7 @@ TaskWork Work(const std::vector<std::vector<int64_t>>& per_task) {
 }
 
 SimulationResult Simulate(const DepGraph& graph, const MachineModel& machine, const TaskWork& work,
-                     const std::vector<uint8_t>* keep = nullptr) {
+                          const std::vector<uint8_t>* keep = nullptr) {
   SimulationOptions options;
   options.record_runs = true;
   options.keep = keep;
@@ -59,7 +59,8 @@ SimulationResult Simulate(const DepGraph& graph, const MachineModel& machine, co
   return result;
 }
 
-std::string SimulateError(const DepGraph& graph, const MachineModel& machine, const TaskWork& work) {
+std::string SimulateError(const DepGraph& graph, const MachineModel& machine,
+                          const TaskWork& work) {
   SimulationResult result;
   std::string err;
   EXPECT_FALSE(SimulateSchedule(graph, machine, work, {}, &result, &err));
@@ -83,8 +84,8 @@ MachineModel Machine(uint32_t aic, uint32_t aiv) {
 //   2: ready 115, D max(115, 120) = 120 (until 125), idle: core 2 only, start 122, end 222.
 // Makespan 222 - 12 = 210; last done 225.
 TEST(ScheduleSimulation, ForkOnTwoCoresByHand) {
-  const DepGraph g = LoadText(Capture({{0, "[-1,0,-1]"}, {1, "[-1,0,-1]"}, {2, "[-1,0,-1]"}},
-                                      {{0, 1}, {0, 2}}));
+  const DepGraph g =
+      LoadText(Capture({{0, "[-1,0,-1]"}, {1, "[-1,0,-1]"}, {2, "[-1,0,-1]"}}, {{0, 1}, {0, 2}}));
   MachineModel m = Machine(1, 2);
   m.orch = 10;
   m.dispatch = 5;
@@ -179,8 +180,8 @@ TEST(ScheduleSimulation, MixBlockTakesAWholeCluster) {
 // Capacity 2: task 2 is submitted after task 0 is done (11): release 12, runs 12-22; task 3
 // after task 1 (done 12): release max(12, 12) + 1 = 13, runs 13-23. Makespan 22.
 TEST(ScheduleSimulation, RingCapacityHoldsBackSubmissions) {
-  const DepGraph g = LoadText(Capture(
-      {{0, "[-1,0,-1]"}, {1, "[-1,0,-1]"}, {2, "[-1,0,-1]"}, {3, "[-1,0,-1]"}}, {}));
+  const DepGraph g = LoadText(
+      Capture({{0, "[-1,0,-1]"}, {1, "[-1,0,-1]"}, {2, "[-1,0,-1]"}, {3, "[-1,0,-1]"}}, {}));
   MachineModel m = Machine(0, 2);
   m.orch = 1;
   const TaskWork work = Work({{10}, {10}, {10}, {10}});
@@ -197,8 +198,8 @@ TEST(ScheduleSimulation, RingCapacityHoldsBackSubmissions) {
 // 3 runs 18-28. A delay of 5 on task 3 makes it 23-33. Edge cost 4 delays each release by
 // 4 per wired edge: releases 0, 4, 8: no change here (all gated by predecessors).
 TEST(ScheduleSimulation, DummyDelayAndEdgeCost) {
-  const DepGraph g = LoadText(
-      Capture({{1, "[-1,0,-1]"}, {2, "[-1,-1,-1]"}, {3, "[-1,0,-1]"}}, {{1, 2}, {2, 3}}));
+  const DepGraph g =
+      LoadText(Capture({{1, "[-1,0,-1]"}, {2, "[-1,-1,-1]"}, {3, "[-1,0,-1]"}}, {{1, 2}, {2, 3}}));
   MachineModel m = Machine(0, 1);
   m.dummy_cost = 7;
   m.finish = 1;
@@ -301,8 +302,7 @@ TEST(ScheduleSimulationGolden, RecordedMakespansWithinFivePercent) {
       {"chain_tol0_a5", "chip_swimlane_records.json", 0, "simulation.json", 149130, 149132},
       {"err_missing_critical", "chip_swimlane_records.json", 0, "simulation.json", 20193, 20193},
       {"err_merged_bad_events", "chip_swimlane_records.json", 0, "simulation.json", 1249, 1249},
-      {"multi_rank_l2/dev.1", "chip_swimlane_records.json", 0, "../simulation.json", 18286,
-       18286},
+      {"multi_rank_l2/dev.1", "chip_swimlane_records.json", 0, "../simulation.json", 18286, 18286},
       {"multi_rank_l2/dev", "l2_perf_records.json", 1, "../simulation.json", 1712, 1712},
   };
   for (const GoldenCase& c : cases) {
@@ -318,8 +318,8 @@ TEST(ScheduleSimulationGolden, RecordedMakespansWithinFivePercent) {
     const std::vector<RecordedRun> runs = RecordedRuns(records);
     TaskWork work;
     WorkSources sources;
-    ASSERT_TRUE(BuildTaskWork(graph, NameMap(), DurationTable(), runs, machine, &work, &sources,
-                              &err))
+    ASSERT_TRUE(
+        BuildTaskWork(graph, NameMap(), DurationTable(), runs, machine, &work, &sources, &err))
         << err;
     EXPECT_EQ(sources.from_kernels + sources.from_default + sources.from_task_overrides, 0u);
     SimulationResult result;

@@ -57,8 +57,8 @@ TEST(ScheduleTrace, ExactEventsOfASmallSchedule) {
       "{\"sort_index\": 2}},\n";
   auto slice = [](int tid, const std::string& name, const char* cat, const char* ts,
                   const char* dur, const std::string& args) {
-    return "{\"ph\": \"X\", \"pid\": 1, \"tid\": " + std::to_string(tid) + ", \"name\": \"" +
-           name + "\", \"cat\": \"" + cat + "\", \"ts\": " + ts + ", \"dur\": " + dur +
+    return "{\"ph\": \"X\", \"pid\": 1, \"tid\": " + std::to_string(tid) + ", \"name\": \"" + name +
+           "\", \"cat\": \"" + cat + "\", \"ts\": " + ts + ", \"dur\": " + dur +
            ", \"args\": " + args + "}";
   };
   const std::string a1 =

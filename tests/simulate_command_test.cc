@@ -50,17 +50,29 @@ bool OneErrorLine(const std::string& err) {
 class SimulateFork : public ::testing::Test {
  protected:
   void SetUp() override {
-    WriteFile(dir_.File("deps.json"),
-              R"({"tasks":[{"task_id":"0","kernel_ids":[-1,0,-1]},{"task_id":"1","kernel_ids":[-1,0,-1]},
+    WriteFile(
+        dir_.File("deps.json"),
+        R"({"tasks":[{"task_id":"0","kernel_ids":[-1,0,-1]},{"task_id":"1","kernel_ids":[-1,0,-1]},
                   {"task_id":"2","kernel_ids":[-1,0,-1]}],
                   "edges":[{"pred":"0","succ":"1","source":"tensormap"},{"pred":"0","succ":"2","source":"tensormap"}]})");
     WriteFile(dir_.File("durations.json"), R"({"kernels": {"0": 100}})");
   }
   std::vector<std::string> Args(std::vector<std::string> more) const {
-    std::vector<std::string> args = {dir_.File("deps.json"), "--durations",
-                                     dir_.File("durations.json"), "--aic", "1", "--aiv", "2",
-                                     "--orch", "10", "--dispatch", "5", "--launch", "2",
-                                     "--finish", "3"};
+    std::vector<std::string> args = {dir_.File("deps.json"),
+                                     "--durations",
+                                     dir_.File("durations.json"),
+                                     "--aic",
+                                     "1",
+                                     "--aiv",
+                                     "2",
+                                     "--orch",
+                                     "10",
+                                     "--dispatch",
+                                     "5",
+                                     "--launch",
+                                     "2",
+                                     "--finish",
+                                     "3"};
     args.insert(args.end(), more.begin(), more.end());
     return args;
   }
@@ -71,21 +83,23 @@ TEST_F(SimulateFork, TextReport) {
   const Answer a = Simulate(Args({"--cores", "aiv=1", "--cores", "aic=1,aiv=3"}));
   ASSERT_EQ(a.code, 0) << a.err;
   EXPECT_EQ(a.err, "");
-  EXPECT_EQ(a.out,
-            "depgraph simulate of " + dir_.File("deps.json") + "\n"
-            "machine: 1 AIC + 2 AIV cores, 1 cluster(s), policy lowest; ticks: orch 10, edge 0, "
-            "dispatch 5, launch 2, finish 3, dummy 0\n"
-            "run times: 0 task(s) from records, 0 from task times, 3 from kernel times, 0 from "
-            "the default, 0 without kernel\n"
-            "simulated: makespan 210 ticks; 3 tasks, 3 blocks, 3 kernel runs, 2 dependencies\n"
-            "busy: AIC 0.0%, AIV 71.4%, scheduler 6.7%\n"
-            "what-if cores aic=1,aiv=1: makespan 307 ticks (+97, +46.19%)\n"
-            "what-if cores aic=1,aiv=3: makespan 210 ticks (+0, +0.00%)\n");
+  EXPECT_EQ(
+      a.out,
+      "depgraph simulate of " + dir_.File("deps.json") +
+          "\n"
+          "machine: 1 AIC + 2 AIV cores, 1 cluster(s), policy lowest; ticks: orch 10, edge 0, "
+          "dispatch 5, launch 2, finish 3, dummy 0\n"
+          "run times: 0 task(s) from records, 0 from task times, 3 from kernel times, 0 from "
+          "the default, 0 without kernel\n"
+          "simulated: makespan 210 ticks; 3 tasks, 3 blocks, 3 kernel runs, 2 dependencies\n"
+          "busy: AIC 0.0%, AIV 71.4%, scheduler 6.7%\n"
+          "what-if cores aic=1,aiv=1: makespan 307 ticks (+97, +46.19%)\n"
+          "what-if cores aic=1,aiv=3: makespan 210 ticks (+0, +0.00%)\n");
 }
 
 TEST_F(SimulateFork, JsonAndTrace) {
-  const Answer a = Simulate(Args({"--json", "-o", dir_.File("r.json"), "--trace",
-                                  dir_.File("t.json"), "--freq", "50000000"}));
+  const Answer a = Simulate(Args(
+      {"--json", "-o", dir_.File("r.json"), "--trace", dir_.File("t.json"), "--freq", "50000000"}));
   ASSERT_EQ(a.code, 0) << a.err;
   EXPECT_EQ(a.out, "Wrote " + dir_.File("r.json") + " (makespan 210 ticks)\n");
   const nlohmann::json r = nlohmann::json::parse(ReadFile(dir_.File("r.json")));
@@ -105,9 +119,9 @@ TEST_F(SimulateFork, JsonAndTrace) {
     if (e["cat"] == "kernel") {
       ++kernels;
       if (e["args"]["task"] == "2") {
-        EXPECT_EQ(e["tid"], 3);         // AIV core 2
-        EXPECT_EQ(e["ts"], 2.44);       // start 122 ticks = 2.44 us
-        EXPECT_EQ(e["dur"], 2.0);       // 100 ticks
+        EXPECT_EQ(e["tid"], 3);    // AIV core 2
+        EXPECT_EQ(e["ts"], 2.44);  // start 122 ticks = 2.44 us
+        EXPECT_EQ(e["dur"], 2.0);  // 100 ticks
         EXPECT_EQ(e["name"], "task(2)");
       }
     } else {
@@ -142,10 +156,10 @@ TEST(SimulateCommand, GoldenCaseMatchesItsRecords) {
 
 // What-ifs on the real paged-attention capture, timed by the golden case's machine.
 TEST(SimulateCommand, WhatIfsOnARealCapture) {
-  const Answer a = Simulate({Source("data/real/paged_attention/CaseSmall1/deps.json"),
-                             "--machine", Source("data/timing_sim/pa_small1_basic/simulation.json"),
-                             "--what-if", "reduced_dataflow", "--what-if", "no-false-edges",
-                             "--cores", "aic=4,aiv=4", "--json"});
+  const Answer a = Simulate({Source("data/real/paged_attention/CaseSmall1/deps.json"), "--machine",
+                             Source("data/timing_sim/pa_small1_basic/simulation.json"), "--what-if",
+                             "reduced_dataflow", "--what-if", "no-false-edges", "--cores",
+                             "aic=4,aiv=4", "--json"});
   ASSERT_EQ(a.code, 0) << a.err;
   const nlohmann::json r = nlohmann::json::parse(a.out);
   ASSERT_EQ(r["what_if"].size(), 3u);
@@ -172,8 +186,9 @@ TEST(SimulateCommand, BadInputIsOneLineExitOneAndNoFile) {
   };
   const Case cases[] = {
       {{deps, "--durations", dir.File("some.json")},
-       "error: " + deps + ": no cores: give --aic and --aiv, a --machine file with aic and aiv, "
-                          "or timing records\n"},
+       "error: " + deps +
+           ": no cores: give --aic and --aiv, a --machine file with aic and aiv, "
+           "or timing records\n"},
       {{deps, "--machine", machine, "--what-if", "reduced"},
        "error: --what-if: expected reduced_dataflow or no-false-edges, got \"reduced\"\n"},
       {{deps, "--machine", machine, "--policy", "random"},
@@ -186,8 +201,9 @@ TEST(SimulateCommand, BadInputIsOneLineExitOneAndNoFile) {
        "error: " + dir.File("neg.json") +
            ": kernels.qk: expected a non-negative integer number of ticks, got \"-5\"\n"},
       {{deps, "--durations", dir.File("some.json"), "--aic", "2", "--aiv", "2"},
-       "error: " + deps + ": task (2, 1): no run time for its aiv0 kernel 1 (\"SF\") (no recorded "
-                          "run, no kernel time, no default)\n"},
+       "error: " + deps +
+           ": task (2, 1): no run time for its aiv0 kernel 1 (\"SF\") (no recorded "
+           "run, no kernel time, no default)\n"},
       {{deps, "--machine", machine, "--aiv", "0"}, ""},
       {{deps, "--machine", machine, "--rank", "3"}, ""},
       {{deps, "--machine", machine, "-o", deps}, ""},
@@ -210,8 +226,7 @@ TEST(SimulateCommand, BadInputIsOneLineExitOneAndNoFile) {
 TEST(SimulateCommand, BinaryExitCodes) {
   TempDir dir;
   testing::CommandResult r = testing::RunCommand(
-      testing::BoundedCommand(testing::CliBinary()) + " simulate missing.json --aic 1",
-      dir.path());
+      testing::BoundedCommand(testing::CliBinary()) + " simulate missing.json --aic 1", dir.path());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(OneErrorLine(r.err)) << r.err;
 }
@@ -247,7 +262,8 @@ TEST(SimulateCommand, ReadmeExampleIsCurrent) {
       testing::BoundedCommand(testing::CliBinary()) +
           " simulate data/real/dep_probe/default/deps.json --machine "
           "data/timing_sim/dep_probe_spmd/simulation.json --aiv 8 --what-if no-false-edges "
-          "--cores aiv=16 --trace " + dir.File("t.json"),
+          "--cores aiv=16 --trace " +
+          dir.File("t.json"),
       testing::SourceDir());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(WithoutLine(r.out, "trace: "), WithoutLine(expected, "trace: "));

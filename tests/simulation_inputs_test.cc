@@ -58,7 +58,8 @@ TEST(SimulationInputs, DurationTable) {
             "d.json: default: expected a non-negative integer number of ticks, got "
             "\"281474976710657\"");
   EXPECT_EQ(DurationsError("[1]"), "d.json: (top level): expected an object, got \"[1]\"");
-  EXPECT_EQ(DurationsError("{"), "d.json: line 1:column 2: unexpected end of file inside an object");
+  EXPECT_EQ(DurationsError("{"),
+            "d.json: line 1:column 2: unexpected end of file inside an object");
 }
 
 TEST(SimulationInputs, MachineDescription) {
@@ -90,7 +91,8 @@ TEST(SimulationInputs, MachineDescription) {
   EXPECT_EQ(m.machine.reserved[0].core, 2u);
   EXPECT_EQ(m.machine.reserved[0].to, 90);
   // A simulation.json: its ranks.
-  const MachineDescription r1 = Machine(R"j({"model": "m", "ranks": [{"aic": 1}, {"aic": 3}]})j", 1);
+  const MachineDescription r1 =
+      Machine(R"j({"model": "m", "ranks": [{"aic": 1}, {"aic": 3}]})j", 1);
   EXPECT_EQ(r1.machine.aic, 3u);
   EXPECT_FALSE(Machine("{}").has_cores);
   EXPECT_EQ(MachineError(R"j({"ranks": [{"aic": 1}]})j", 2),
@@ -116,9 +118,9 @@ TEST(SimulationInputs, RunTimesByPrecedence) {
       {"task_id":"1","kernel_ids":[0,-1,-1]},{"task_id":"2","kernel_ids":[-1,1,-1],"block_num":2},
       {"task_id":"3","kernel_ids":[0,1,1]},{"task_id":"4","kernel_ids":[2,-1,-1]},
       {"task_id":"5","kernel_ids":[-1,-1,-1]},{"task_id":"6","kernel_ids":[-1,1,-1]}],"edges":[]})j");
-  const std::vector<RecordedRun> runs = {
-      {3, 5, false, 100, 140}, {1, 0, true, 10, 40},  {2, 3, false, 5, 30},
-      {2, 2, false, 0, 20},    {3, 1, true, 100, 150}, {3, 4, false, 100, 130}};
+  const std::vector<RecordedRun> runs = {{3, 5, false, 100, 140}, {1, 0, true, 10, 40},
+                                         {2, 3, false, 5, 30},    {2, 2, false, 0, 20},
+                                         {3, 1, true, 100, 150},  {3, 4, false, 100, 130}};
   MachineDescription machine;
   machine.nominal.kernel_ids = {{0, 999}, {2, 888}};
   machine.local_delay = {{6, 4}};
@@ -159,8 +161,9 @@ TEST(SimulationInputs, RunTimesByPrecedence) {
   // a default is given.
   machine.nominal = DurationTable();
   EXPECT_FALSE(BuildTaskWork(g, NameMap(), DurationTable(), runs, machine, &work, &sources, &err));
-  EXPECT_EQ(err, "task 4: no run time for its aic kernel 2 (no recorded run, no kernel time, "
-                 "no default)");
+  EXPECT_EQ(err,
+            "task 4: no run time for its aic kernel 2 (no recorded run, no kernel time, "
+            "no default)");
   ASSERT_TRUE(BuildTaskWork(g, NameMap(), Durations(R"j({"default": 11})j"), runs, machine, &work,
                             &sources, &err));
   EXPECT_EQ(runs_of(3), (std::vector<int64_t>{11}));
@@ -171,8 +174,8 @@ TEST(SimulationInputs, RecordedSpanAndCores) {
   const DepGraph g = LoadText(R"j({"tasks":[{"task_id":"1","kernel_ids":[0,-1,-1]},
       {"task_id":"2","kernel_ids":[0,-1,-1]}],"edges":[]})j");
   // A warm-up run of task 99 (not in the graph) at 0 is left out: span 10 .. 70.
-  const std::vector<RecordedRun> runs = {{99, 0, true, 0, 5}, {1, 0, true, 10, 40},
-                                         {2, 1, true, 30, 70}, {2, 1, true, 20, 25}};
+  const std::vector<RecordedRun> runs = {
+      {99, 0, true, 0, 5}, {1, 0, true, 10, 40}, {2, 1, true, 30, 70}, {2, 1, true, 20, 25}};
   const RecordedSpan span = MeasureRecordedSpan(g, runs);
   EXPECT_EQ(span.tasks, 2u);
   EXPECT_EQ(span.runs, 3u);

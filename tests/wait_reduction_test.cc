@@ -175,9 +175,8 @@ TEST(WaitReduction, ExplicitRetainIsUncertainUnlessAnotherRowRetains) {
 }
 
 TEST(WaitReduction, TensormapShortcutIsAPureDrop) {
-  const DepGraph g = LoadText(Capture({1, 2, 3}, {{1, 2, "tensormap", ""},
-                                                  {2, 3, "tensormap", ""},
-                                                  {1, 3, "tensormap", ""}}));
+  const DepGraph g = LoadText(Capture(
+      {1, 2, 3}, {{1, 2, "tensormap", ""}, {2, 3, "tensormap", ""}, {1, 3, "tensormap", ""}}));
   const WaitReductionReport r = Simulate(g, {2});
   EXPECT_EQ(r.upper_bound, 1u);
   EXPECT_EQ(r.full_pure_drop, 1u);
@@ -200,11 +199,11 @@ TEST(WaitReduction, ScopeKeyFollowsTheRuntime) {
   EXPECT_EQ(hbg.scope_key, WaitScopeKey::kHbgScope);
   EXPECT_EQ(hbg.cross_scope_wait_pairs, 1u);
   const uint64_t c = (uint64_t{1} << 40) + kRing1;  // ring 1 again in bits 32..39
-  EXPECT_EQ(Simulate(LoadText(Capture({a, c}, {{a, c, "tensormap", ""}},
-                                      "tensormap_and_ringbuffer")),
-                     {8})
-                .cross_scope_wait_pairs,
-            0u);
+  EXPECT_EQ(
+      Simulate(LoadText(Capture({a, c}, {{a, c, "tensormap", ""}}, "tensormap_and_ringbuffer")),
+               {8})
+          .cross_scope_wait_pairs,
+      0u);
 }
 
 TEST(WaitReduction, Errors) {
@@ -219,8 +218,8 @@ TEST(WaitReduction, Errors) {
   // A cycle through retain-only rows is no WAIT cycle.
   WaitReductionReport report;
   std::string err;
-  const DepGraph g = LoadText(Capture({1, 2}, {{1, 2, "tensormap", ""},
-                                               {2, 1, "creator", "[\"retain\"]"}}));
+  const DepGraph g =
+      LoadText(Capture({1, 2}, {{1, 2, "tensormap", ""}, {2, 1, "creator", "[\"retain\"]"}}));
   EXPECT_TRUE(SimulateWaitReduction(g, {4}, &report, &err)) << err;
   EXPECT_FALSE(SimulateWaitReduction(g, {0}, &report, &err));
 }
@@ -235,8 +234,8 @@ TEST(WaitReduction, ExhaustiveFiveTaskForwardDags) {
   for (uint32_t mask = 0; mask < (1u << all.size()); ++mask) {
     std::vector<Row> rows;
     for (size_t e = 0; e < all.size(); ++e) {
-      if (mask >> e & 1) rows.push_back({uint64_t(all[e].first), uint64_t(all[e].second),
-                                         "tensormap", ""});
+      if (mask >> e & 1)
+        rows.push_back({uint64_t(all[e].first), uint64_t(all[e].second), "tensormap", ""});
     }
     const DepGraph g = LoadText(Capture({0, 1, 2, 3, 4}, rows));
     const WaitReductionReport r = Simulate(g, {1, 2, 3, 4});

@@ -49,24 +49,26 @@ TEST(WaitSimCommand, TextReportOnARealCapture) {
   EXPECT_EQ(a.code, 0) << a.err;
   EXPECT_EQ(a.err, "");
   EXPECT_EQ(a.out,
-            "== " + input + "\n"
-            "tasks 22 (2 allocation(s) placed before their first consumer), 28 WAIT pairs\n"
-            "exact reduction (upper bound): 8 redundant: 8 demote to RETAIN, 0 drop\n"
-            "seq distance: p50 1, p90 5, p99 9, max 9\n"
-            "cross-scope (id>>32): 5 WAIT pairs, 3 redundant\n"
-            "    BL  removed  of bound  demote    drop  window misses  bitmap misses  "
-            "cross-scope misses  in window\n"
-            "     2        3    37.50%       3       0              5              0"
-            "                   3      71.4%\n"
-            "     8        7    87.50%       7       0              1              0"
-            "                   1      96.4%\n"
-            "    64        8   100.00%       8       0              0              0"
-            "                   0     100.0%\n");
+            "== " + input +
+                "\n"
+                "tasks 22 (2 allocation(s) placed before their first consumer), 28 WAIT pairs\n"
+                "exact reduction (upper bound): 8 redundant: 8 demote to RETAIN, 0 drop\n"
+                "seq distance: p50 1, p90 5, p99 9, max 9\n"
+                "cross-scope (id>>32): 5 WAIT pairs, 3 redundant\n"
+                "    BL  removed  of bound  demote    drop  window misses  bitmap misses  "
+                "cross-scope misses  in window\n"
+                "     2        3    37.50%       3       0              5              0"
+                "                   3      71.4%\n"
+                "     8        7    87.50%       7       0              1              0"
+                "                   1      96.4%\n"
+                "    64        8   100.00%       8       0              0              0"
+                "                   0     100.0%\n");
 }
 
 TEST(WaitSimCommand, JsonFileForSeveralCaptures) {
   TempDir dir;
-  const std::string a_in = Real("dep_probe/default"), b_in = Real("dep_gen_chain/n_65_single_overflow");
+  const std::string a_in = Real("dep_probe/default"),
+                    b_in = Real("dep_gen_chain/n_65_single_overflow");
   const Answer a = WaitSim({a_in, b_in, "--json", dir.File("w.json"), "--bl", "8,64"});
   ASSERT_EQ(a.code, 0) << a.err;
   EXPECT_NE(a.out.find("== " + b_in + "\n"), std::string::npos);
@@ -101,8 +103,9 @@ TEST(WaitSimCommand, JsonDashPrintsOnlyJson) {
 
 TEST(WaitSimCommand, BadInputIsOneLineExitOneAndNoFile) {
   TempDir dir;
-  WriteFile(dir.File("cycle.json"),
-            R"({"tasks":[{"task_id":"1","kernel_ids":[0,-1,-1]},{"task_id":"2","kernel_ids":[0,-1,-1]}],
+  WriteFile(
+      dir.File("cycle.json"),
+      R"({"tasks":[{"task_id":"1","kernel_ids":[0,-1,-1]},{"task_id":"2","kernel_ids":[0,-1,-1]}],
                 "edges":[{"pred":"1","succ":"2","source":"tensormap"},{"pred":"2","succ":"1","source":"tensormap"}]})");
   WriteFile(dir.File("bad.json"), "{\"edges\": [");
   const std::string good = Real("dep_probe/default");

@@ -81,10 +81,10 @@ void WriteText(const Report& rep, std::ostream& out) {
   const MachineModel& m = rep.machine;
   const SimulationResult& base = rep.scenarios[0].result;
   out << "depgraph simulate of " << rep.args.input << "\n";
-  out << "machine: " << m.aic << " AIC + " << m.aiv << " AIV cores, "
-      << std::min(m.aic, m.aiv / 2) << " cluster(s), policy " << CorePolicyName(m.policy)
-      << "; ticks: orch " << m.orch << ", edge " << m.edge_cost << ", dispatch " << m.dispatch
-      << ", launch " << m.launch << ", finish " << m.finish << ", dummy " << m.dummy_cost;
+  out << "machine: " << m.aic << " AIC + " << m.aiv << " AIV cores, " << std::min(m.aic, m.aiv / 2)
+      << " cluster(s), policy " << CorePolicyName(m.policy) << "; ticks: orch " << m.orch
+      << ", edge " << m.edge_cost << ", dispatch " << m.dispatch << ", launch " << m.launch
+      << ", finish " << m.finish << ", dummy " << m.dummy_cost;
   if (m.ring_capacity) out << "; ring capacity " << m.ring_capacity;
   if (!m.reserved.empty()) out << "; " << m.reserved.size() << " reserved core slot(s)";
   out << "\n";
@@ -96,8 +96,8 @@ void WriteText(const Report& rep, std::ostream& out) {
       << " without kernel\n";
   out << "simulated: makespan " << base.makespan << " ticks";
   if (rep.freq_hz > 0) out << " (" << Micros(base.makespan, rep.freq_hz) << " us)";
-  out << "; " << base.simulated_tasks << " tasks, " << base.blocks << " blocks, "
-      << base.core_runs << " kernel runs, " << base.edges << " dependencies\n";
+  out << "; " << base.simulated_tasks << " tasks, " << base.blocks << " blocks, " << base.core_runs
+      << " kernel runs, " << base.edges << " dependencies\n";
   out << "busy: AIC " << Fixed(Utilisation(base, 0, m.aic), 1) << "%, AIV "
       << Fixed(Utilisation(base, m.aic, m.aiv), 1) << "%, scheduler "
       << Fixed(Percent(static_cast<double>(base.scheduler_busy),
@@ -137,8 +137,7 @@ void WriteText(const Report& rep, std::ostream& out) {
       out << "  " << (i + 1) << ". " << TaskText(rep, first.pred) << " -> "
           << TaskText(rep, first.succ);
       if (f.pairs.size() > 1) out << " (+" << (f.pairs.size() - 1) << " pair(s))";
-      out << ": " << c.saving << " ticks (" << Fixed(Percent(c.saving, base.makespan), 2)
-          << "%)\n";
+      out << ": " << c.saving << " ticks (" << Fixed(Percent(c.saving, base.makespan), 2) << "%)\n";
     }
   }
   if (!rep.args.trace.empty()) out << "trace: " << rep.args.trace << "\n";
@@ -297,8 +296,7 @@ int Error(std::ostream& err, const std::string& message) {
 
 // The machine: the description, the records' core counts, then the command line.
 bool BuildMachine(const SimulateArgs& args, const MachineDescription& desc, bool has_records,
-                  const TimingRecords& records, MachineModel* m, int64_t* freq,
-                  std::ostream& err) {
+                  const TimingRecords& records, MachineModel* m, int64_t* freq, std::ostream& err) {
   *m = desc.machine;
   if (!desc.has_cores && has_records) RecordedCores(records, &m->aic, &m->aiv);
   *freq = desc.freq_hz;
@@ -322,13 +320,13 @@ bool BuildMachine(const SimulateArgs& args, const MachineDescription& desc, bool
     } else if (args.policy == "spread") {
       m->policy = CorePolicy::kSpread;
     } else {
-      return Fail(err,
-                  "--policy: expected lowest or spread, got " + QuoteForMessage(args.policy));
+      return Fail(err, "--policy: expected lowest or spread, got " + QuoteForMessage(args.policy));
     }
   }
   if (m->aic + m->aiv == 0) {
-    return Fail(err, args.input + ": no cores: give --aic and --aiv, a --machine file with "
-                                  "aic and aiv, or timing records");
+    return Fail(err, args.input +
+                         ": no cores: give --aic and --aiv, a --machine file with "
+                         "aic and aiv, or timing records");
   }
   return true;
 }
@@ -360,7 +358,8 @@ bool ParseCoreCounts(const std::string& text, int64_t* aic, int64_t* aiv, std::s
   bool any = false;
   while (std::getline(in, item, ',')) {
     const size_t eq = item.find('=');
-    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    const std::string key = item.substr(0, eq),
+                      value = eq == std::string::npos ? "" : item.substr(eq + 1);
     bool ok = (key == "aic" || key == "aiv") && !value.empty() && value.size() <= 7;
     for (char ch : value) ok = ok && ch >= '0' && ch <= '9';
     if (!ok) {
@@ -379,9 +378,10 @@ bool ParseCoreCounts(const std::string& text, int64_t* aic, int64_t* aiv, std::s
 
 CLI::App* AddSimulateCommand(CLI::App* app, SimulateArgs* args) {
   CLI::App* cmd = app->add_subcommand(
-      "simulate", "Predict the runtime's schedule with a list-scheduling model of the machine, "
-                  "driven by recorded or given kernel run times; answer what-if questions. "
-                  "Exit 0: simulated, 1: bad input.");
+      "simulate",
+      "Predict the runtime's schedule with a list-scheduling model of the machine, "
+      "driven by recorded or given kernel run times; answer what-if questions. "
+      "Exit 0: simulated, 1: bad input.");
   cmd->add_option("deps_json", args->input, "deps.json to simulate")->required();
   cmd->add_option("--records", args->records,
                   "timing records with the run times (default: chip_swimlane_records.json or "
@@ -399,7 +399,8 @@ CLI::App* AddSimulateCommand(CLI::App* app, SimulateArgs* args) {
   cmd->add_option("--aiv", args->aiv, "AIV cores")->check(CLI::Range(0, 1 << 20));
   cmd->add_option("--orch", args->orch, "orchestrator ticks per submission")->check(ticks);
   cmd->add_option("--edge-cost", args->edge_cost,
-                  "orchestrator ticks per dependency of a submission")->check(ticks);
+                  "orchestrator ticks per dependency of a submission")
+      ->check(ticks);
   cmd->add_option("--dispatch", args->dispatch, "scheduler ticks per block")->check(ticks);
   cmd->add_option("--launch", args->launch, "ticks from dispatch to kernel start")->check(ticks);
   cmd->add_option("--finish", args->finish, "ticks from a task's end to its successors")
@@ -436,8 +437,8 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   std::vector<std::string> graph_questions;
   for (const std::string& q : args.what_if) {
     if (q != "reduced_dataflow" && q != "no-false-edges") {
-      return Error(err, "--what-if: expected reduced_dataflow or no-false-edges, got " +
-                            QuoteForMessage(q));
+      return Error(
+          err, "--what-if: expected reduced_dataflow or no-false-edges, got " + QuoteForMessage(q));
     }
     if (std::find(graph_questions.begin(), graph_questions.end(), q) == graph_questions.end()) {
       graph_questions.push_back(q);
@@ -451,8 +452,8 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   }
   const std::string records_path = RecordsPath(args);
   const std::string names_path = NamesPathFor(args.input, args.func_names);
-  const std::vector<std::string> inputs = {args.input, records_path, args.durations,
-                                           args.machine, names_path};
+  const std::vector<std::string> inputs = {args.input, records_path, args.durations, args.machine,
+                                           names_path};
   for (const std::string* output : {&args.output, &args.trace}) {
     if (!output->empty() && !CheckOutputIsNotAnInput(*output, inputs, &error)) {
       return Error(err, error);
@@ -485,19 +486,17 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
   Report rep{args, graph, labels};
   rep.records_path = records_path;
-  if (!BuildMachine(args, desc, !records_path.empty(), records, &rep.machine, &rep.freq_hz,
-                    err)) {
+  if (!BuildMachine(args, desc, !records_path.empty(), records, &rep.machine, &rep.freq_hz, err)) {
     return 1;
   }
   TaskWork work;
-  if (!BuildTaskWork(graph, names, overrides, runs, desc, &work,
-                     &rep.sources, &error)) {
+  if (!BuildTaskWork(graph, names, overrides, runs, desc, &work, &rep.sources, &error)) {
     return Error(err, args.input + ": " + error);
   }
 
   rep.scenarios.push_back(Scenario{"baseline"});
-  if (!Simulate(graph, rep.machine, work, nullptr, !args.trace.empty(),
-                &rep.scenarios[0].result, args.input, err)) {
+  if (!Simulate(graph, rep.machine, work, nullptr, !args.trace.empty(), &rep.scenarios[0].result,
+                args.input, err)) {
     return 1;
   }
   if (!runs.empty()) {
@@ -527,10 +526,9 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
     if (!Simulate(graph, m, work, nullptr, false, &sc.result, args.input, err)) return 1;
     rep.scenarios.push_back(std::move(sc));
   }
-  if (rep.audited &&
-      !RankFalseEdges(graph, rep.machine, work, rep.serialization.findings,
-                      rep.scenarios[0].result.makespan, static_cast<size_t>(args.rank_limit),
-                      &rep.ranked, &error)) {
+  if (rep.audited && !RankFalseEdges(graph, rep.machine, work, rep.serialization.findings,
+                                     rep.scenarios[0].result.makespan,
+                                     static_cast<size_t>(args.rank_limit), &rep.ranked, &error)) {
     return Error(err, args.input + ": " + error);
   }
 

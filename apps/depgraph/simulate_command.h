@@ -23,14 +23,14 @@ struct SimulateArgs {
   int64_t rank = 0;         ///< --rank: which rank of a simulation.json
   int64_t aic = -1, aiv = -1, orch = -1, dispatch = -1, launch = -1, finish = -1;
   int64_t dummy_cost = -1, edge_cost = -1, ring_capacity = -1, freq = -1;
-  std::string policy;                  ///< --policy lowest|spread
-  std::vector<std::string> what_if;    ///< --what-if reduced_dataflow|no-false-edges
-  std::vector<std::string> cores;      ///< --cores aic=N,aiv=M (what-if machines)
-  int64_t rank_limit = 20;             ///< --rank-limit: false-edge findings simulated (0 all)
-  std::string trace;                   ///< --trace: Chrome trace JSON of the baseline
-  bool json = false;                   ///< --json: the report as JSON
-  std::string output;                  ///< -o: the report here instead of stdout
-  std::string func_names;              ///< --func-names: name map (default: sibling)
+  std::string policy;                ///< --policy lowest|spread
+  std::vector<std::string> what_if;  ///< --what-if reduced_dataflow|no-false-edges
+  std::vector<std::string> cores;    ///< --cores aic=N,aiv=M (what-if machines)
+  int64_t rank_limit = 20;           ///< --rank-limit: false-edge findings simulated (0 all)
+  std::string trace;                 ///< --trace: Chrome trace JSON of the baseline
+  bool json = false;                 ///< --json: the report as JSON
+  std::string output;                ///< -o: the report here instead of stdout
+  std::string func_names;            ///< --func-names: name map (default: sibling)
 };
 
 /// Registers the `simulate` subcommand on `app`, storing its arguments in *args (which must

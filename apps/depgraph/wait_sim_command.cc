@@ -41,8 +41,9 @@ void WriteText(const CaptureReport& c, std::ostream& out) {
   out << "tasks " << r.tasks;
   if (r.inserted) out << " (" << r.inserted << " allocation(s) placed before their first consumer)";
   out << ", " << r.wait_pairs << " WAIT pairs\n";
-  out << "exact reduction (upper bound): " << r.upper_bound << " redundant: "
-      << r.full_demote_to_retain << " demote to RETAIN, " << r.full_pure_drop << " drop";
+  out << "exact reduction (upper bound): " << r.upper_bound
+      << " redundant: " << r.full_demote_to_retain << " demote to RETAIN, " << r.full_pure_drop
+      << " drop";
   if (r.full_retain_uncertain) out << " (" << r.full_retain_uncertain << " retain uncertain)";
   out << "\n";
   out << "seq distance: p50 " << r.distance_p50 << ", p90 " << r.distance_p90 << ", p99 "
@@ -56,8 +57,7 @@ void WriteText(const CaptureReport& c, std::ostream& out) {
         << Pad(Percent(w.removed_pairs.size(), r.upper_bound) + "%", 10)
         << Pad(std::to_string(w.demote_to_retain), 8) << Pad(std::to_string(w.pure_drop), 8)
         << Pad(std::to_string(w.redundant_window_misses), 15)
-        << Pad(std::to_string(w.bitmap_misses), 15)
-        << Pad(std::to_string(w.cross_scope_misses), 20)
+        << Pad(std::to_string(w.bitmap_misses), 15) << Pad(std::to_string(w.cross_scope_misses), 20)
         << Pad(Percent(w.pairs_within_window, r.distance_count, 1) + "%", 11) << "\n";
   }
 }
@@ -106,8 +106,7 @@ void WriteJson(const std::vector<CaptureReport>& captures, std::ostream& stream)
       Field(&out, wi, "pure_drop", std::to_string(w.pure_drop));
       Field(&out, wi, "retain_classification_uncertain", std::to_string(w.retain_uncertain));
       Field(&out, wi, "pairs_within_window", std::to_string(w.pairs_within_window));
-      Field(&out, wi, "pct_pairs_within_window",
-            Percent(w.pairs_within_window, r.distance_count));
+      Field(&out, wi, "pct_pairs_within_window", Percent(w.pairs_within_window, r.distance_count));
       Field(&out, wi, "window_miss_wait_pairs", std::to_string(w.window_miss_pairs));
       Field(&out, wi, "redundant_window_misses", std::to_string(w.redundant_window_misses));
       Field(&out, wi, "bitmap_misses_within_window", std::to_string(w.bitmap_misses));
@@ -149,9 +148,10 @@ bool ParseWindowList(const std::string& text, std::vector<uint32_t>* windows, st
 
 CLI::App* AddWaitSimCommand(CLI::App* app, WaitSimArgs* args) {
   CLI::App* cmd = app->add_subcommand(
-      "wait-sim", "How many redundant WAIT edges the runtime's bounded reachability bitmap "
-                  "removes, per bitmap length, against the exact reduction of the WAIT graph. "
-                  "Exit 0: reported, 1: bad input.");
+      "wait-sim",
+      "How many redundant WAIT edges the runtime's bounded reachability bitmap "
+      "removes, per bitmap length, against the exact reduction of the WAIT graph. "
+      "Exit 0: reported, 1: bad input.");
   cmd->add_option("deps_json", args->inputs, "deps.json capture(s)")->required();
   cmd->add_option("--bl", args->windows,
                   "comma-separated bitmap lengths to simulate (default 64,128,256)");

@@ -15,7 +15,7 @@ namespace depgraph {
 
 /// Arguments of `depgraph wait-sim`.
 struct WaitSimArgs {
-  std::vector<std::string> inputs;  ///< deps.json captures, reported in this order
+  std::vector<std::string> inputs;     ///< deps.json captures, reported in this order
   std::string windows = "64,128,256";  ///< --bl: comma-separated bitmap lengths
   std::string json;  ///< --json OUT: also write the JSON report there ("-": stdout, no text)
 };

@@ -12,9 +12,9 @@ namespace {
 constexpr int64_t kUnknown = -1;
 
 // Min-heap of (key, id) pairs.
-using KeyedHeap = std::priority_queue<std::pair<int64_t, uint32_t>,
-                                      std::vector<std::pair<int64_t, uint32_t>>,
-                                      std::greater<std::pair<int64_t, uint32_t>>>;
+using KeyedHeap =
+    std::priority_queue<std::pair<int64_t, uint32_t>, std::vector<std::pair<int64_t, uint32_t>>,
+                        std::greater<std::pair<int64_t, uint32_t>>>;
 
 // The cores of one type, with the two choices the policies need in O(log cores): the
 // lowest-numbered core idle at a time D, and the core that frees first. Heap entries are
@@ -233,8 +233,8 @@ bool SimulateSchedule(const DepGraph& graph, const MachineModel& machine, const 
   std::priority_queue<ReadyEntry, std::vector<ReadyEntry>, std::greater<ReadyEntry>> ready;
   auto push_ready = [&](uint32_t t) {
     SimulatedTask& timing = r.tasks[t];
-    timing.ready = std::max(timing.release, pred_done[t]) +
-                   (work.delay.empty() ? 0 : work.delay[t]);
+    timing.ready =
+        std::max(timing.release, pred_done[t]) + (work.delay.empty() ? 0 : work.delay[t]);
     ready.push(ReadyEntry{timing.ready, position[t], t});
   };
   size_t next_release = 0;
@@ -244,8 +244,8 @@ bool SimulateSchedule(const DepGraph& graph, const MachineModel& machine, const 
       const uint32_t t = order[next_release];
       int64_t gate = last_release;
       if (machine.ring_capacity && ring_index[t] >= machine.ring_capacity) {
-        const uint32_t u = ring_members[RingOf(graph.tasks[t].id)]
-                                       [ring_index[t] - machine.ring_capacity];
+        const uint32_t u =
+            ring_members[RingOf(graph.tasks[t].id)][ring_index[t] - machine.ring_capacity];
         if (r.tasks[u].done == kUnknown) return;
         gate = std::max(gate, r.tasks[u].done);
       }
@@ -329,8 +329,7 @@ bool SimulateSchedule(const DepGraph& graph, const MachineModel& machine, const 
           last_end = std::max(last_end, end);
           ++r.core_runs;
           if (options.record_runs) {
-            r.runs.push_back(
-                CoreRun{t, static_cast<uint32_t>(b), core, d, dispatch, start, end});
+            r.runs.push_back(CoreRun{t, static_cast<uint32_t>(b), core, d, dispatch, start, end});
           }
         }
         first_start = std::min(first_start, start);

@@ -102,25 +102,23 @@ void WriteScheduleTrace(const ScheduleTraceInput& input, std::ostream& out) {
   w.Meta("process_name", 0, "depgraph simulate", -1);
   w.Meta("thread_name", 0, "scheduler", 0);
   for (uint32_t c = 0; c < m.aic + m.aiv; ++c) {
-    const std::string name =
-        (c < m.aic ? "AIC_" : "AIV_") + std::to_string(c);
+    const std::string name = (c < m.aic ? "AIC_" : "AIV_") + std::to_string(c);
     w.Meta("thread_name", static_cast<int>(c) + 1, name, c + 1);
   }
   const SimulationResult& r = input.result;
   for (size_t i = 0; i < r.runs.size(); ++i) {
     const CoreRun& run = r.runs[i];
     const std::string name = w.TaskName(run.task);
-    const std::string args =
-        "{\"task\": " + JsonId(input.graph.tasks[run.task].id) + ", \"block\": " +
-        std::to_string(run.block) + ", \"ready_us\": " + w.TimeArg(r.tasks[run.task].ready) +
-        ", \"dispatch_us\": " + w.TimeArg(run.dispatch) + "}";
-    const bool block_start = i == 0 || r.runs[i - 1].task != run.task ||
-                             r.runs[i - 1].block != run.block;
+    const std::string args = "{\"task\": " + JsonId(input.graph.tasks[run.task].id) +
+                             ", \"block\": " + std::to_string(run.block) +
+                             ", \"ready_us\": " + w.TimeArg(r.tasks[run.task].ready) +
+                             ", \"dispatch_us\": " + w.TimeArg(run.dispatch) + "}";
+    const bool block_start =
+        i == 0 || r.runs[i - 1].task != run.task || r.runs[i - 1].block != run.block;
     if (block_start && m.dispatch > 0) {
       w.Slice(0, "dispatch " + name, "scheduler", run.decided, m.dispatch, args);
     }
-    w.Slice(static_cast<int>(run.core) + 1, name, "kernel", run.start, run.end - run.start,
-            args);
+    w.Slice(static_cast<int>(run.core) + 1, name, "kernel", run.start, run.end - run.start, args);
   }
   if (m.dummy_cost > 0) {
     for (uint32_t t = 0; t < input.graph.tasks.size(); ++t) {

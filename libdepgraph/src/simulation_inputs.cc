@@ -46,8 +46,8 @@ struct Context {
 std::string Shown(const Json& value) { return QuoteForMessage(value.dump()); }
 
 // A JSON integer in [min, max].
-bool Integer(const Context& c, const std::string& path, const Json& value, int64_t min,
-             int64_t max, const char* what, int64_t* out) {
+bool Integer(const Context& c, const std::string& path, const Json& value, int64_t min, int64_t max,
+             const char* what, int64_t* out) {
   if (value.is_number_unsigned() && value.get<uint64_t>() <= static_cast<uint64_t>(max) &&
       static_cast<int64_t>(value.get<uint64_t>()) >= min) {
     *out = static_cast<int64_t>(value.get<uint64_t>());
@@ -163,9 +163,12 @@ bool ParseMachineObject(const Context& c, const std::string& path, const Json& d
     } else if (key == "orch" || key == "disp" || key == "lat" || key == "fin" ||
                key == "dummy_cost" || key == "edge_cost") {
       if (!Ticks(c, p, value, &v)) return false;
-      (key == "orch" ? m.orch : key == "disp" ? m.dispatch : key == "lat" ? m.launch
-                              : key == "fin"  ? m.finish : key == "dummy_cost" ? m.dummy_cost
-                                                                               : m.edge_cost) = v;
+      (key == "orch"         ? m.orch
+       : key == "disp"       ? m.dispatch
+       : key == "lat"        ? m.launch
+       : key == "fin"        ? m.finish
+       : key == "dummy_cost" ? m.dummy_cost
+                             : m.edge_cost) = v;
     } else if (key == "ring_capacity") {
       if (!Integer(c, p, value, 0, UINT32_MAX, "a task count (0: unbounded)", &v)) return false;
       m.ring_capacity = static_cast<uint32_t>(v);
@@ -211,11 +214,10 @@ bool ParseMachineObject(const Context& c, const std::string& path, const Json& d
             !Ticks(c, rp + "[2]", row[2], &offset) || !Ticks(c, rp + "[3]", row[3], &length)) {
           return false;
         }
-        m.reserved.push_back(
-            CoreReservation{static_cast<uint32_t>(core), offset, offset + length});
+        m.reserved.push_back(CoreReservation{static_cast<uint32_t>(core), offset, offset + length});
       }
-    } else if (key == "src" || key == "sub" || key == "level" || key == "jitter" ||
-               key == "seed" || key == "skew" || key == "model") {
+    } else if (key == "src" || key == "sub" || key == "level" || key == "jitter" || key == "seed" ||
+               key == "skew" || key == "model") {
       // Facts of how a timing case was made that the simulation does not use.
     } else {
       return c.Fail(p, "unknown key");
@@ -277,16 +279,15 @@ bool ParseMachineDescription(std::string_view text, const std::string& name, siz
     }
     return ParseMachineObject(c, "ranks[" + std::to_string(rank) + "]", ranks[rank], machine);
   }
-  if (rank != 0) return c.Fail("(top level)", "has no ranks; rank " + std::to_string(rank) +
-                                                  " asked for");
+  if (rank != 0)
+    return c.Fail("(top level)", "has no ranks; rank " + std::to_string(rank) + " asked for");
   return ParseMachineObject(c, "", doc, machine);
 }
 
 bool LoadMachineDescription(const std::string& path, size_t rank, MachineDescription* machine,
                             std::string* err) {
   std::string text;
-  return ReadDocument(path, &text, err) &&
-         ParseMachineDescription(text, path, rank, machine, err);
+  return ReadDocument(path, &text, err) && ParseMachineDescription(text, path, rank, machine, err);
 }
 
 std::vector<RecordedRun> RecordedRuns(const TimingRecords& records) {
@@ -340,7 +341,7 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
     while (j < runs.size() && runs[j].task == runs[i].task) ++j;
     if (const Task* task = graph.FindTask(runs[i].task)) {
       for (size_t k = i; k < j; ++k) {
-        const int64_t kernel = runs[k].aic ? task->kernel_ids[0]
+        const int64_t kernel = runs[k].aic                ? task->kernel_ids[0]
                                : task->kernel_ids[1] >= 0 ? task->kernel_ids[1]
                                                           : task->kernel_ids[2];
         if (kernel < 0) continue;

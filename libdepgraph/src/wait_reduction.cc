@@ -23,9 +23,12 @@ uint8_t RowFlags(const EdgeRow& row) {
 
 uint64_t ScopeOf(TaskId id, WaitScopeKey key) {
   switch (key) {
-    case WaitScopeKey::kRing: return RingOf(id);
-    case WaitScopeKey::kHbgScope: return ((id >> 62) << 20) | ((id >> 32) & 0xFFFFF);
-    case WaitScopeKey::kHighWord: break;
+    case WaitScopeKey::kRing:
+      return RingOf(id);
+    case WaitScopeKey::kHbgScope:
+      return ((id >> 62) << 20) | ((id >> 32) & 0xFFFFF);
+    case WaitScopeKey::kHighWord:
+      break;
   }
   return id >> 32;
 }
@@ -132,9 +135,12 @@ int64_t Percentile(const std::vector<int64_t>& sorted, double q) {
 
 const char* WaitScopeKeyName(WaitScopeKey key) {
   switch (key) {
-    case WaitScopeKey::kRing: return "ring";
-    case WaitScopeKey::kHbgScope: return "space+parent";
-    case WaitScopeKey::kHighWord: break;
+    case WaitScopeKey::kRing:
+      return "ring";
+    case WaitScopeKey::kHbgScope:
+      return "space+parent";
+    case WaitScopeKey::kHighWord:
+      break;
   }
   return "id>>32";
 }
@@ -215,8 +221,7 @@ bool SimulateWaitReduction(const DepGraph& graph, const std::vector<uint32_t>& w
     if (placed[pred]) continue;
     bool found = false;
     OrderKey best;
-    for (uint32_t q = graph.FirstPairOf(pred); q < pair_count && graph.pairs[q].pred == pred;
-         ++q) {
+    for (uint32_t q = graph.FirstPairOf(pred); q < pair_count && graph.pairs[q].pred == pred; ++q) {
       const uint32_t succ = graph.pairs[q].succ;
       if (!(flags[q] & kRowWait) || !placed[succ]) continue;
       if (!found || key[succ] < best) best = key[succ];
@@ -243,9 +248,9 @@ bool SimulateWaitReduction(const DepGraph& graph, const std::vector<uint32_t>& w
   r.tasks = entries + inserted.size();
   // seq of a key: entries before it plus inserted keys before it.
   auto seq_of = [&](const OrderKey& k) -> int64_t {
-    const size_t before = static_cast<size_t>(
-        std::lower_bound(sorted_inserted.begin(), sorted_inserted.end(), k) -
-        sorted_inserted.begin());
+    const size_t before =
+        static_cast<size_t>(std::lower_bound(sorted_inserted.begin(), sorted_inserted.end(), k) -
+                            sorted_inserted.begin());
     return static_cast<int64_t>(std::min(k.anchor, entries) + before);
   };
   std::vector<int64_t> seq(node_count, -1);

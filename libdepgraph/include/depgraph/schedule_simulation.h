@@ -70,7 +70,7 @@ struct SimulationOptions {
 
 /// One kernel run on one core.
 struct CoreRun {
-  uint32_t task = 0;   ///< index into DepGraph::tasks
+  uint32_t task = 0;  ///< index into DepGraph::tasks
   uint32_t block = 0;
   uint32_t core = 0;
   int64_t decided = 0;   ///< when the scheduler took the block (its dispatch work follows)
@@ -95,11 +95,11 @@ struct SimulationResult {
   int64_t last_end = 0;     ///< latest kernel end
   /// last_end - first_start: the span the timing records measure (0 with no kernel run).
   int64_t makespan = 0;
-  int64_t last_done = 0;    ///< latest `done`, from the machine's base tick
-  std::vector<SimulatedTask> tasks;   ///< indexed like DepGraph::tasks
-  std::vector<CoreRun> runs;       ///< with record_runs: in dispatch order
-  std::vector<int64_t> core_busy;  ///< per core: ticks running kernels
-  int64_t scheduler_busy = 0;      ///< ticks the scheduler spent dispatching
+  int64_t last_done = 0;             ///< latest `done`, from the machine's base tick
+  std::vector<SimulatedTask> tasks;  ///< indexed like DepGraph::tasks
+  std::vector<CoreRun> runs;         ///< with record_runs: in dispatch order
+  std::vector<int64_t> core_busy;    ///< per core: ticks running kernels
+  int64_t scheduler_busy = 0;        ///< ticks the scheduler spent dispatching
   uint64_t simulated_tasks = 0;
   uint64_t blocks = 0;
   uint64_t core_runs = 0;
@@ -125,8 +125,7 @@ struct SimulationResult {
 /// Cost: O((V + E) log V + B log C + M * K) for V tasks, E kept pairs, B blocks, C cores, M
 /// MIX blocks and K clusters; memory O(V + E + C), plus the runs when recorded.
 bool SimulateSchedule(const DepGraph& graph, const MachineModel& machine, const TaskWork& work,
-                      const SimulationOptions& options, SimulationResult* result,
-                      std::string* err);
+                      const SimulationOptions& options, SimulationResult* result, std::string* err);
 
 /// The cores a task's block occupies, in slot order (aic, aiv0, aiv1): bit 0 aic, bit 1 aiv0,
 /// bit 2 aiv1 (0 for a task with no kernel). O(1).

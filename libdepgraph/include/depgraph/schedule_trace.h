@@ -17,8 +17,8 @@ struct ScheduleTraceInput {
   const DepGraph& graph;
   const std::vector<TaskLabel>& labels;  ///< per node (ResolveTaskLabels), for kernel names
   const MachineModel& machine;
-  const SimulationResult& result;        ///< simulated with record_runs
-  int64_t freq_hz = 0;                   ///< ticks per second; 0: one tick is shown as 1 us
+  const SimulationResult& result;  ///< simulated with record_runs
+  int64_t freq_hz = 0;             ///< ticks per second; 0: one tick is shown as 1 us
 };
 
 /// Writes `{"traceEvents": [...], "displayTimeUnit": "ns"}`: process 1 "depgraph simulate",

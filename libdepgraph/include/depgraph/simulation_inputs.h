@@ -24,24 +24,25 @@ struct DurationTable {
   /// Per ring-local index (machine descriptions: a key below 2^32 names that local index on
   /// every ring, as the timing cases' generator keys its tasks).
   std::map<uint32_t, std::vector<int64_t>> local_tasks;
-  std::map<int64_t, int64_t> kernel_ids;       ///< per callable id, one run of that kernel
-  std::map<std::string, int64_t> kernel_names; ///< per kernel name (through the name map)
-  std::optional<int64_t> fallback;             ///< `default`: any run not otherwise timed
+  std::map<int64_t, int64_t> kernel_ids;        ///< per callable id, one run of that kernel
+  std::map<std::string, int64_t> kernel_names;  ///< per kernel name (through the name map)
+  std::optional<int64_t> fallback;              ///< `default`: any run not otherwise timed
   bool empty() const {
-    return tasks.empty() && local_tasks.empty() && kernel_ids.empty() && kernel_names.empty() && !fallback;
+    return tasks.empty() && local_tasks.empty() && kernel_ids.empty() && kernel_names.empty() &&
+           !fallback;
   }
 };
 
 /// A machine description: the machine, the nominal run times and per-task delays.
 struct MachineDescription {
   MachineModel machine;
-  bool has_cores = false;      ///< `aic` or `aiv` given
-  DurationTable nominal;       ///< `dur` (per callable id) and `task_dur` (per task id)
+  bool has_cores = false;  ///< `aic` or `aiv` given
+  DurationTable nominal;   ///< `dur` (per callable id) and `task_dur` (per task id)
   /// `delay`: ticks a task waits after it is ready, by task id ("(ring, local)" or a decimal
   /// of at least 2^32) and by local index (a decimal below 2^32: that index on every ring).
   std::map<TaskId, int64_t> delay;
   std::map<uint32_t, int64_t> local_delay;
-  int64_t freq_hz = 0;         ///< `freq` (0: not given)
+  int64_t freq_hz = 0;  ///< `freq` (0: not given)
 };
 
 /// Parses a durations document:
@@ -110,8 +111,9 @@ struct WorkSources {
 /// runs (rows of the slot's core type in start order: block b's AIC run is the b-th AIC row,
 /// its AIV runs the next AIV rows); the mean recorded run of the slot's kernel over all tasks;
 /// the machine's `task_dur` (by id, then by local index), its `dur` by kernel id;
-/// `overrides.fallback`. The machine's delays fill TaskWork::delay. False with a one-line message naming the first task and slot that has no
-/// time. Cost: O(T log T + R log R) for T tasks and R recorded runs.
+/// `overrides.fallback`. The machine's delays fill TaskWork::delay. False with a one-line message
+/// naming the first task and slot that has no time. Cost: O(T log T + R log R) for T tasks and R
+/// recorded runs.
 bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTable& overrides,
                    const std::vector<RecordedRun>& recorded, const MachineDescription& machine,
                    TaskWork* work, WorkSources* sources, std::string* err);

@@ -24,11 +24,11 @@ struct WaitWindowStats {
   uint32_t window = 0;  ///< BL
   /// WAIT pairs the bitmap removes, as pair indices, ascending.
   std::vector<uint32_t> removed_pairs;
-  uint64_t demote_to_retain = 0;  ///< removed pairs that also retain: the runtime keeps RETAIN
-  uint64_t pure_drop = 0;         ///< removed pairs without retain: dropped entirely
-  uint64_t retain_uncertain = 0;  ///< removed pairs whose retain flag is a guess (explicit rows)
-  uint64_t pairs_within_window = 0;      ///< WAIT pairs with 0 <= distance <= BL
-  uint64_t window_miss_pairs = 0;        ///< WAIT pairs with distance < 1 or > BL
+  uint64_t demote_to_retain = 0;     ///< removed pairs that also retain: the runtime keeps RETAIN
+  uint64_t pure_drop = 0;            ///< removed pairs without retain: dropped entirely
+  uint64_t retain_uncertain = 0;     ///< removed pairs whose retain flag is a guess (explicit rows)
+  uint64_t pairs_within_window = 0;  ///< WAIT pairs with 0 <= distance <= BL
+  uint64_t window_miss_pairs = 0;    ///< WAIT pairs with distance < 1 or > BL
   uint64_t redundant_window_misses = 0;  ///< redundant pairs among those: out of reach
   uint64_t bitmap_misses = 0;  ///< redundant pairs inside the window the bitmap still keeps
   uint64_t cross_scope_removed = 0;
