@@ -428,6 +428,10 @@ CLI::App* AddSimulateCommand(CLI::App* app, SimulateArgs* args) {
   cmd->add_option("-o,--output", args->output, "write the report here (atomically)");
   cmd->add_option("--func-names", args->func_names,
                   "name_map*.json with kernel names (default: newest sibling name_map*.json)");
+  cmd->add_option("--threads", args->threads,
+                  "threads that load the input and run the reduction (default 0: every core); "
+                  "results are the same for any N")
+      ->check(CLI::Range(0u, 1024u));
   return cmd;
 }
 
@@ -465,7 +469,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   }
 
   DepGraph graph;
-  if (!LoadGraphOrReport(args.input, &graph, err)) return 1;
+  if (!LoadGraphOrReport(args.input, &graph, err, args.threads)) return 1;
   NameMap names;
   if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
   MachineDescription desc;
@@ -506,7 +510,9 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   for (const std::string& q : graph_questions) {
     std::vector<uint8_t> keep;
     if (q == "reduced_dataflow") {
-      if (!KeepReducedDataflow(graph, &keep, &error)) return Error(err, args.input + ": " + error);
+      if (!KeepReducedDataflow(graph, &keep, &error, args.threads)) {
+        return Error(err, args.input + ": " + error);
+      }
     } else {
       if (!FindFalseEdges(graph, &rep.serialization, &error)) {
         return Error(err, args.input + ": " + error);

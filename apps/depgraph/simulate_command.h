@@ -31,6 +31,7 @@ struct SimulateArgs {
   bool json = false;                 ///< --json: the report as JSON
   std::string output;                ///< -o: the report here instead of stdout
   std::string func_names;            ///< --func-names: name map (default: sibling)
+  unsigned threads = 0;              ///< --threads: threads that load and reduce (0 = all)
 };
 
 /// Registers the `simulate` subcommand on `app`, storing its arguments in *args (which must

@@ -158,6 +158,10 @@ CLI::App* AddWaitSimCommand(CLI::App* app, WaitSimArgs* args) {
   cmd->add_option("--json", args->json,
                   "also write the report as JSON (schema depgraph-wait-sim/1) to this file, "
                   "atomically; '-' prints only the JSON on stdout");
+  cmd->add_option("--threads", args->threads,
+                  "threads that load and reduce the input (default 0: every core); results are "
+                  "the same for any N")
+      ->check(CLI::Range(0u, 1024u));
   return cmd;
 }
 
@@ -176,11 +180,11 @@ int RunWaitSimCommand(const WaitSimArgs& args, std::ostream& out, std::ostream& 
   std::vector<CaptureReport> captures;
   for (const std::string& path : args.inputs) {
     DepGraph graph;
-    if (!LoadGraphOrReport(path, &graph, err)) return 1;
+    if (!LoadGraphOrReport(path, &graph, err, args.threads)) return 1;
     CaptureReport c;
     c.path = path;
     c.runtime = graph.runtime;
-    if (!SimulateWaitReduction(graph, windows, &c.report, &error)) {
+    if (!SimulateWaitReduction(graph, windows, &c.report, &error, args.threads)) {
       err << "error: " << path << ": " << error << "\n";
       return 1;
     }

@@ -17,7 +17,8 @@ namespace depgraph {
 struct WaitSimArgs {
   std::vector<std::string> inputs;     ///< deps.json captures, reported in this order
   std::string windows = "64,128,256";  ///< --bl: comma-separated bitmap lengths
-  std::string json;  ///< --json OUT: also write the JSON report there ("-": stdout, no text)
+  std::string json;      ///< --json OUT: also write the JSON report there ("-": stdout, no text)
+  unsigned threads = 0;  ///< --threads: threads that load and reduce (0 = every core)
 };
 
 /// Registers the `wait-sim` subcommand on `app`, storing its arguments in *args (which must

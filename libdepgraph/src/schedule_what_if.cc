@@ -22,13 +22,14 @@ std::string CycleText(const DepGraph& graph, const std::vector<uint32_t>& cycle)
 
 }  // namespace
 
-bool KeepReducedDataflow(const DepGraph& graph, std::vector<uint8_t>* keep, std::string* err) {
-  const StructuralReduction reduction = ReduceStructurally(graph);
+bool KeepReducedDataflow(const DepGraph& graph, std::vector<uint8_t>* keep, std::string* err,
+                         unsigned threads) {
+  const StructuralReduction reduction = ReduceStructurally(graph, threads);
   if (!reduction.is_dag) {
     *err = CycleText(graph, reduction.cycle);
     return false;
   }
-  EdgeSelection selection = SelectEdges(graph, reduction, EdgeMode::kReducedDataflow);
+  EdgeSelection selection = SelectEdges(graph, reduction, EdgeMode::kReducedDataflow, threads);
   *keep = std::move(selection.shown);
   return true;
 }

@@ -146,7 +146,7 @@ const char* WaitScopeKeyName(WaitScopeKey key) {
 }
 
 bool SimulateWaitReduction(const DepGraph& graph, const std::vector<uint32_t>& windows,
-                           WaitReductionReport* report, std::string* err) {
+                           WaitReductionReport* report, std::string* err, unsigned threads) {
   *report = WaitReductionReport();
   WaitReductionReport& r = *report;
   if (graph.runtime.empty()) {
@@ -264,7 +264,7 @@ bool SimulateWaitReduction(const DepGraph& graph, const std::vector<uint32_t>& w
   // The exact reduction of the WAIT graph.
   {
     const DepGraph sub = WaitGraph(graph, wait);
-    const StructuralReduction red = ReduceStructurally(sub);
+    const StructuralReduction red = ReduceStructurally(sub, threads);
     if (!red.is_dag) {
       std::string text;
       for (size_t i = 0; i < red.cycle.size(); ++i) {

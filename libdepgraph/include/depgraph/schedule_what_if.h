@@ -14,9 +14,11 @@ namespace depgraph {
 
 /// Per pair, 1 for the pairs `--edge-mode reduced_dataflow` keeps: every pair but the
 /// structurally redundant ones without a creator row and the creator-protected ones the
-/// dataflow proof frees. False with a message naming a cycle. Cost: the structural reduction
-/// and the dataflow proof (reduction.h, dataflow_proof.h).
-bool KeepReducedDataflow(const DepGraph& graph, std::vector<uint8_t>* keep, std::string* err);
+/// dataflow proof frees, both on `threads` threads (0 = every core; the result does not depend
+/// on it). False with a message naming a cycle. Cost: the structural reduction and the dataflow
+/// proof (reduction.h, dataflow_proof.h).
+bool KeepReducedDataflow(const DepGraph& graph, std::vector<uint8_t>* keep, std::string* err,
+                         unsigned threads = 0);
 
 /// The audit's false-serialization findings (tensormap-only pairs between tasks whose byte sets
 /// do not conflict; false_serialization.h). False with a message naming a cycle.

@@ -80,9 +80,10 @@ inline constexpr uint8_t kWaitCrossScope = 16;
 /// cycle), a successor that has no place in the order (not in tasks[] and no predecessor of
 /// anything), or a runtime name it does not know.
 /// Cost: O(V + E) for the order and flags, the structural reduction (reduction.h) of the WAIT
-/// graph, and per window O(E * BL / 64) word operations; memory O(V + E) plus (BL + 1) * BL
-/// bits per window (only the last BL tasks' bitmaps are live).
+/// graph (on `threads` threads, 0 = every core; the result does not depend on it), and per
+/// window O(E * BL / 64) word operations; memory O(V + E) plus BL * BL bits per window (only
+/// the last BL tasks' bitmaps are live).
 bool SimulateWaitReduction(const DepGraph& graph, const std::vector<uint32_t>& windows,
-                           WaitReductionReport* report, std::string* err);
+                           WaitReductionReport* report, std::string* err, unsigned threads = 0);
 
 }  // namespace depgraph
