@@ -20,6 +20,8 @@
 #include "derive_command.h"
 #include "query_command.h"
 #include "run_command.h"
+#include "simulate_command.h"
+#include "wait_sim_command.h"
 
 namespace depgraph {
 
@@ -288,6 +290,10 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                         "findings listed per kind, all are counted (default 20; 0 = all)");
 
   CriticalPathCommand critical_path(&app);
+  WaitSimArgs wait_sim;
+  CLI::App* wait_sim_cmd = AddWaitSimCommand(&app, &wait_sim);
+  SimulateArgs simulate;
+  CLI::App* simulate_cmd = AddSimulateCommand(&app, &simulate);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -306,6 +312,8 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (derive_cmd->parsed()) return RunDeriveCommand(derive, out, err);
   if (check_cmd->parsed()) return RunCheckCommand(check, out, err);
   if (critical_path.parsed()) return critical_path.Run(out, err);
+  if (wait_sim_cmd->parsed()) return RunWaitSimCommand(wait_sim, out, err);
+  if (simulate_cmd->parsed()) return RunSimulateCommand(simulate, out, err);
   return RunDiffCommand(diff, out, err);
 }
 
