@@ -39,9 +39,9 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS usr/${CMAKE_INSTALL_LIBDIR})
 set(_depgraph_deb_depends "")
 if(TARGET _depgraph)
   # The Python module is built for one Python minor version.
-  math(EXPR _depgraph_python_next "${Python3_VERSION_MINOR} + 1")
-  set(_depgraph_deb_depends
-      "python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}), python3 (<< ${Python3_VERSION_MAJOR}.${_depgraph_python_next})")
+  math(EXPR _next "${Python3_VERSION_MINOR} + 1")
+  set(_this "${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}")
+  set(_depgraph_deb_depends "python3 (>= ${_this}), python3 (<< ${Python3_VERSION_MAJOR}.${_next})")
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_depgraph_deb_depends}")
 # What a find_package(depgraph) consumer compiles against: the libraries' public headers use them.

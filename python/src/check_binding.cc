@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,7 +20,8 @@ namespace {
 // Runs `depgraph check PROGRAM [--set k=v]... [--sound] [--entry E] --max-findings 0` in
 // process (RunCheckCommand, the command's own code): (exit code, report). Exit 1 and 2 (a bad
 // program, an original that fails to run, a malformed binding) raise Error with the line the
-// command prints. Cost: that of the command (two shim runs, a diff, two audits).
+// command prints. Calls from several Python threads run one after the other. Cost: that of
+// the command (two shim runs, a diff, two audits).
 py::tuple Check(const std::string& program, const std::map<std::string, py::object>& sets,
                 bool sound, const std::string& entry) {
   CheckArgs args;
@@ -42,6 +44,9 @@ py::tuple Check(const std::string& program, const std::map<std::string, py::obje
   int code = 0;
   {
     py::gil_scoped_release release;
+    // The shim has one current runtime per process (ShimRuntime::Bind): one check at a time.
+    static std::mutex shim_mutex;
+    std::lock_guard<std::mutex> lock(shim_mutex);
     code = RunCheckCommand(args, out, err);
   }
   if (code != 0 && code != 3) {
@@ -56,8 +61,7 @@ py::tuple Check(const std::string& program, const std::map<std::string, py::obje
 }  // namespace
 
 void BindCheck(py::module_& m) {
-  m.def("_check", &Check, py::arg("program"), py::arg("sets"), py::arg("sound"),
-        py::arg("entry"));
+  m.def("_check", &Check, py::arg("program"), py::arg("sets"), py::arg("sound"), py::arg("entry"));
 }
 
 }  // namespace depgraph::python

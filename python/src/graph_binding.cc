@@ -111,12 +111,18 @@ void BindGraph(py::module_& m) {
   py::class_<LoadedGraph, GraphPtr>(m, "Graph",
                                     "A loaded deps.json. Made by depgraph.load(); read-only.")
       .def("__len__", [](const GraphPtr& g) { return g->graph().nodes.size(); })
-      .def_property_readonly("tasks", [](const GraphPtr& g) { return TaskList{g}; },
-                             "every task (node) in ascending id order, a sequence of Task")
-      .def_property_readonly("edges", [](const GraphPtr& g) { return EdgeList{g, nullptr}; },
-                             "every unique (pred_id, succ_id) pair, ascending")
-      .def_property_readonly("rows", [](const GraphPtr& g) { return g->graph().rows.size(); },
-                             "edge rows in the file (several may make one edge)")
+      .def_property_readonly(
+          "tasks", [](const GraphPtr& g) { return TaskList{g}; },
+          "every task (node) in ascending id order, a sequence of Task")
+      .def_property_readonly(
+          "edges",
+          [](const GraphPtr& g) {
+            return EdgeList{g, nullptr};
+          },
+          "every unique (pred_id, succ_id) pair, ascending")
+      .def_property_readonly(
+          "rows", [](const GraphPtr& g) { return g->graph().rows.size(); },
+          "edge rows in the file (several may make one edge)")
       .def_property_readonly("source", &LoadedGraph::source, "the path it was loaded from")
       .def_property_readonly(
           "name_map",
@@ -125,8 +131,9 @@ void BindGraph(py::module_& m) {
             return py::str(g->names_path());
           },
           "the name map whose kernel names it uses, or None")
-      .def_property_readonly("runtime", [](const GraphPtr& g) { return g->graph().runtime; },
-                             "top-level \"runtime\" of the capture (\"\" when absent)")
+      .def_property_readonly(
+          "runtime", [](const GraphPtr& g) { return g->graph().runtime; },
+          "top-level \"runtime\" of the capture (\"\" when absent)")
       .def("__getitem__", &ResolveTask, py::arg("task"),
            "the Task with this id, (ring, local) tuple or \"(ring, local)\" text")
       .def("__contains__",
@@ -157,8 +164,9 @@ void BindGraph(py::module_& m) {
           py::arg("pattern"), "tasks whose kernel name contains pattern (case-insensitive)")
       .def("reduce", &Reduce, py::arg("mode") = "reduced",
            "apply an edge mode (deps_viewer --edge-mode): a Reduction")
-      .def("format_id", [](const GraphPtr& g, TaskId id) { return g->Format(id); },
-           py::arg("id"), "a task id as the tools print it")
+      .def(
+          "format_id", [](const GraphPtr& g, TaskId id) { return g->Format(id); }, py::arg("id"),
+          "a task id as the tools print it")
       .def("__repr__", [](const GraphPtr& g) {
         return "<depgraph.Graph " + g->source() + ": " + std::to_string(g->graph().nodes.size()) +
                " tasks, " + std::to_string(g->graph().pairs.size()) + " edges>";
@@ -167,7 +175,8 @@ void BindGraph(py::module_& m) {
   m.def(
       "load",
       [](const std::string& path, py::object name_map, unsigned threads) {
-        std::string names = name_map.is_none() ? std::string() : py::str(name_map).cast<std::string>();
+        std::string names =
+            name_map.is_none() ? std::string() : py::str(name_map).cast<std::string>();
         GraphPtr graph;
         {
           py::gil_scoped_release release;

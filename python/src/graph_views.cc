@@ -54,8 +54,13 @@ bool EdgeListContains(const EdgeList& list, py::handle item) {
   const py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
   std::string text;
   const DepGraph& g = list.graph->graph();
-  const int64_t pred = g.FindNode(TaskRefToId(pair[0], &text));
-  const int64_t succ = g.FindNode(TaskRefToId(pair[1], &text));
+  int64_t pred = -1, succ = -1;
+  try {
+    pred = g.FindNode(TaskRefToId(pair[0], &text));
+    succ = g.FindNode(TaskRefToId(pair[1], &text));
+  } catch (const Error&) {
+    return false;  // not a task id: not an edge
+  }
   if (pred < 0 || succ < 0) return false;
   const int64_t index = g.FindPair(static_cast<uint32_t>(pred), static_cast<uint32_t>(succ));
   if (index < 0) return false;
@@ -118,12 +123,13 @@ py::tuple PairTuple(const DepGraph& graph, uint32_t pair) {
 
 void BindGraphViews(py::module_& m) {
   py::class_<TaskView>(m, "Task", "One task of a loaded graph (a view: holds no copy).")
-      .def_property_readonly("id", [](const TaskView& t) { return t.id; },
-                             "the runtime's 64-bit task id")
+      .def_property_readonly(
+          "id", [](const TaskView& t) { return t.id; }, "the runtime's 64-bit task id")
       .def_property_readonly("ring", [](const TaskView& t) { return RingOf(t.id); })
       .def_property_readonly("local", [](const TaskView& t) { return LocalOf(t.id); })
-      .def_property_readonly("label", [](const TaskView& t) { return t.graph->Format(t.id); },
-                             "the id as the tools print it: \"(1, 2)\", \"5\" or \"g3t5\"")
+      .def_property_readonly(
+          "label", [](const TaskView& t) { return t.graph->Format(t.id); },
+          "the id as the tools print it: \"(1, 2)\", \"5\" or \"g3t5\"")
       .def_property_readonly("kind", &KindOf, "\"submit\", \"dummy\" or \"alloc\"")
       .def_property_readonly(
           "name",
@@ -132,10 +138,12 @@ void BindGraphViews(py::module_& m) {
             return t.graph->Labels()[static_cast<uint32_t>(t.node)].func_name;
           },
           "kernel name(s) from the name map, \"A + B\" for several slots; \"\" without one")
-      .def_property_readonly("kernel_ids", [](const TaskView& t) { return KernelIds(TaskRecord(t)); },
-                             "active kernel ids, slot order (aic, aiv0, aiv1)")
-      .def_property_readonly("in_graph", [](const TaskView& t) { return t.node >= 0; },
-                             "False for a dummy task no edge touches (not drawn)")
+      .def_property_readonly(
+          "kernel_ids", [](const TaskView& t) { return KernelIds(TaskRecord(t)); },
+          "active kernel ids, slot order (aic, aiv0, aiv1)")
+      .def_property_readonly(
+          "in_graph", [](const TaskView& t) { return t.node >= 0; },
+          "False for a dummy task no edge touches (not drawn)")
       .def_property_readonly("preds", [](const TaskView& t) { return Neighbours(t, true); })
       .def_property_readonly("succs", [](const TaskView& t) { return Neighbours(t, false); })
       .def("__eq__",
@@ -145,18 +153,19 @@ void BindGraphViews(py::module_& m) {
            })
       .def("__hash__", [](const TaskView& t) { return py::hash(py::int_(t.id)); })
       .def("__repr__", [](const TaskView& t) {
-        std::string name = t.node >= 0 ? t.graph->NodeName(static_cast<uint32_t>(t.node))
-                                       : std::string("dummy");
+        std::string name =
+            t.node >= 0 ? t.graph->NodeName(static_cast<uint32_t>(t.node)) : std::string("dummy");
         return "<Task " + t.graph->Format(t.id) + " " + name + ">";
       });
 
   py::class_<TaskList>(m, "TaskList", "The tasks of a graph in ascending id order (a view).")
       .def("__len__", [](const TaskList& l) { return l.graph->graph().nodes.size(); })
-      .def("__getitem__", [](const TaskList& l, int64_t i) {
-        const DepGraph& g = l.graph->graph();
-        const size_t node = SequenceIndex(i, g.nodes.size());
-        return TaskView{l.graph, g.nodes[node], static_cast<int64_t>(node)};
-      })
+      .def("__getitem__",
+           [](const TaskList& l, int64_t i) {
+             const DepGraph& g = l.graph->graph();
+             const size_t node = SequenceIndex(i, g.nodes.size());
+             return TaskView{l.graph, g.nodes[node], static_cast<int64_t>(node)};
+           })
       .def("__contains__", [](const TaskList& l, py::handle ref) {
         std::string text;
         QueryTask task;

@@ -20,8 +20,8 @@ std::string ErrorLine(const std::string& printed) {
 
 }  // namespace
 
-std::shared_ptr<LoadedGraph> LoadedGraph::Load(const std::string& path,
-                                               const std::string& name_map, unsigned threads) {
+std::shared_ptr<LoadedGraph> LoadedGraph::Load(const std::string& path, const std::string& name_map,
+                                               unsigned threads) {
   std::shared_ptr<LoadedGraph> loaded(new LoadedGraph());
   loaded->source_ = path;
   loaded->threads_ = threads;
@@ -47,8 +47,7 @@ const std::vector<TaskLabel>& LoadedGraph::Labels() {
 }
 
 const StructuralReduction& LoadedGraph::Reduction() {
-  std::call_once(reduction_once_,
-                 [this] { reduction_ = ReduceStructurally(graph_, threads_); });
+  std::call_once(reduction_once_, [this] { reduction_ = ReduceStructurally(graph_, threads_); });
   return reduction_;
 }
 

@@ -36,13 +36,17 @@ class LoadedGraph {
   static std::shared_ptr<LoadedGraph> Load(const std::string& path, const std::string& name_map,
                                            unsigned threads);
 
+  /// The loaded model. O(1).
   const DepGraph& graph() const { return graph_; }
+  /// The deps.json path as given (reports and messages name it so). O(1).
   const std::string& source() const { return source_; }
   /// The name map read ("" when none was found).
   const std::string& names_path() const { return names_path_; }
   /// `warning: couldn't read ...` when the name map was unreadable, else "".
   const std::string& warning() const { return warning_; }
+  /// Threads of the load, also used by reductions, audits and diffs of this graph. O(1).
   unsigned threads() const { return threads_; }
+  /// How the tools display this graph's ids. O(1).
   IdDisplay display() const { return display_; }
 
   /// Per-node labels (kind, kernel names). Computed on first use: O(V + names).

@@ -45,7 +45,8 @@ py::object Reduce(const GraphPtr& graph, const std::string& mode_name) {
     auto removed = std::make_shared<std::vector<uint32_t>>();
     kept->reserve(selection.shown_count);
     removed->reserve(g.pairs.size() - selection.shown_count);
-    for (uint32_t p = 0; p < g.pairs.size(); ++p) (selection.shown[p] ? kept : removed)->push_back(p);
+    for (uint32_t p = 0; p < g.pairs.size(); ++p)
+      (selection.shown[p] ? kept : removed)->push_back(p);
     r.kept = std::move(kept);
     r.removed = std::move(removed);
     r.listed = std::make_shared<const std::vector<uint32_t>>(std::move(selection.listed));
@@ -59,20 +60,32 @@ py::object Reduce(const GraphPtr& graph, const std::string& mode_name) {
 void BindReduction(py::module_& m) {
   py::class_<Reduction>(m, "Reduction", "An edge mode applied to a graph (Graph.reduce).")
       .def_property_readonly("mode", [](const Reduction& r) { return EdgeModeName(r.mode); })
-      .def_property_readonly("kept", [](const Reduction& r) { return EdgeList{r.graph, r.kept}; },
-                             "the edges this mode shows")
-      .def_property_readonly("removed",
-                             [](const Reduction& r) { return EdgeList{r.graph, r.removed}; },
-                             "the edges this mode leaves out")
-      .def_property_readonly("listed",
-                             [](const Reduction& r) { return EdgeList{r.graph, r.listed}; },
-                             "the edges deps_viewer lists under its headline")
+      .def_property_readonly(
+          "kept",
+          [](const Reduction& r) {
+            return EdgeList{r.graph, r.kept};
+          },
+          "the edges this mode shows")
+      .def_property_readonly(
+          "removed",
+          [](const Reduction& r) {
+            return EdgeList{r.graph, r.removed};
+          },
+          "the edges this mode leaves out")
+      .def_property_readonly(
+          "listed",
+          [](const Reduction& r) {
+            return EdgeList{r.graph, r.listed};
+          },
+          "the edges deps_viewer lists under its headline")
       .def_property_readonly("total",
                              [](const Reduction& r) { return r.graph->graph().pairs.size(); })
-      .def_property_readonly("retained", [](const Reduction& r) { return r.retained; },
-                             "redundant edges kept only for a creator row (reduced, retained)")
-      .def_property_readonly("cycle_fallback", [](const Reduction& r) { return r.cycle_fallback; },
-                             "the graph has a cycle: nothing is reduced")
+      .def_property_readonly(
+          "retained", [](const Reduction& r) { return r.retained; },
+          "redundant edges kept only for a creator row (reduced, retained)")
+      .def_property_readonly(
+          "cycle_fallback", [](const Reduction& r) { return r.cycle_fallback; },
+          "the graph has a cycle: nothing is reduced")
       .def_property_readonly(
           "cycle",
           [](const Reduction& r) -> py::object {
@@ -84,7 +97,8 @@ void BindReduction(py::module_& m) {
           "headline",
           [](const Reduction& r) -> py::object {
             if (r.mode == EdgeMode::kFull || r.cycle_fallback) return py::none();
-            return py::str(EdgeModeHeadline(r.mode, r.listed->size(), r.graph->graph().pairs.size()));
+            return py::str(
+                EdgeModeHeadline(r.mode, r.listed->size(), r.graph->graph().pairs.size()));
           },
           "deps_viewer's stdout line for this mode, or None (full mode, a cycle)")
       .def("__repr__", [](const Reduction& r) {

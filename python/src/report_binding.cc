@@ -125,9 +125,10 @@ void BindReports(py::module_& m) {
   py::class_<DiffRun>(m, "_DiffRun")
       .def_property_readonly("exit_code", [](const DiffRun& r) { return DiffExitCode(*r.diff); })
       .def_property_readonly("notes", [](const DiffRun& r) { return py::cast(r.notes); })
-      .def("json", [](const DiffRun& r) {
-        return r.Render([](auto& in, auto& out) { WriteDiffJson(in, out); });
-      })
+      .def("json",
+           [](const DiffRun& r) {
+             return r.Render([](auto& in, auto& out) { WriteDiffJson(in, out); });
+           })
       .def("text", [](const DiffRun& r) {
         return r.Render([](auto& in, auto& out) { WriteDiffText(in, out); });
       });

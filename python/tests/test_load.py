@@ -21,6 +21,11 @@ def test_load_exposes_tasks_and_edges(pa_small):
     pairs = sorted({(int(e["pred"]), int(e["succ"])) for e in raw["edges"]})
     assert list(g.edges) == pairs
     assert pairs[0] in g.edges and (pairs[0][1], pairs[0][0]) not in g.edges
+    assert ("(2, 0)", "(2, 1)") in g.edges and ((2, 0), (2, 1)) in g.edges
+    assert ("(2, x)", 1) not in g.edges and (-1, 2) not in g.edges and 5 not in g.edges
+    assert g.edges[-1] == pairs[-1] and g.edges[0] == pairs[0]
+    with pytest.raises(IndexError):
+        g.edges[len(pairs)]
     assert g.name_map.endswith("name_map_TestPagedAttention_CaseSmall1.json")
 
 

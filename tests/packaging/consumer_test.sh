@@ -21,8 +21,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 capture=$src/data/real/dep_gen_chain/n_64_no_chain
 got=$("$tmp/build/count_tasks" "$capture/deps.json" \
       "$src/data/passes/t34_fixed_trip_loop_fan_in_producer_exports_task_id_collection.depir")
-read -r tasks edges rows < <(sed -E 's/.*\(([0-9]+) tasks, ([0-9]+) unique edges, ([0-9]+) annotated.*/\1 \2 \3/' \
-                              "$capture/expected/full.stdout")
+counts='s/.*\(([0-9]+) tasks, ([0-9]+) unique edges, ([0-9]+) annotated.*/\1 \2 \3/'
+read -r tasks edges rows < <(sed -E "$counts" "$capture/expected/full.stdout")
 want="tasks=$tasks edges=$edges rows=$rows
 functions=1"
 [ "$got" = "$want" ] || fail "count_tasks printed '$got', expected '$want'"

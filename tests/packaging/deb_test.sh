@@ -9,7 +9,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-(cd "$build" && cpack -G DEB -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log"; exit 1; }
+if ! (cd "$build" && cpack -G DEB -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1); then
+  cat "$tmp/cpack.log"
+  exit 1
+fi
 deb=$tmp/pkg/depgraph_${version}_$(dpkg --print-architecture).deb
 [ -f "$deb" ] || { ls "$tmp/pkg"; fail "no $deb"; }
 
