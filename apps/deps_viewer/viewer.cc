@@ -25,31 +25,6 @@ namespace {
 
 bool IsReductionMode(EdgeMode mode) { return mode != EdgeMode::kFull; }
 
-// The reference tool's headline for each reduction mode.
-std::string Headline(EdgeMode mode, size_t listed, size_t total) {
-  const std::string r = std::to_string(listed), e = std::to_string(total),
-                    k = std::to_string(total - listed);
-  switch (mode) {
-    case EdgeMode::kReduced:
-      return "Transitive reduction: removed " + r + " redundant edge(s) of " + e + " (" + k +
-             " kept)";
-    case EdgeMode::kOmitted:
-      return "Redundant edges only: showing " + r + " redundant edge(s) of " + e;
-    case EdgeMode::kReducedDataflow:
-      return "Dataflow-verified transitive reduction: removed " + r + " redundant edge(s) of " +
-             e + " (" + k + " kept)";
-    case EdgeMode::kOmittedDataflow:
-      return "Dataflow-verified redundant edges only: showing " + r + " redundant edge(s) of " +
-             e;
-    case EdgeMode::kRetained:
-      return "Creator-retained redundant edges only: showing " + r + " redundant edge(s) of " +
-             e;
-    case EdgeMode::kFull:
-      break;
-  }
-  return "";
-}
-
 // "3 -> 7 -> 3": a cycle's tasks as the reports print ids.
 std::string CyclePath(const DepGraph& graph, const std::vector<uint32_t>& cycle, IdDisplay rings) {
   std::string path;
@@ -194,7 +169,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
         << EdgeModeName(options.edge_mode) << " ignored)\n";
     err << "cycle: " << CyclePath(graph, reduction.cycle, rings) << "\n";
   } else if (reducing) {
-    out << Headline(options.edge_mode, selection.listed.size(), graph.pairs.size()) << "\n";
+    out << EdgeModeHeadline(options.edge_mode, selection.listed.size(), graph.pairs.size()) << "\n";
     if (options.explain && options.edge_mode == EdgeMode::kReduced &&
         selection.retained_count > 0) {
       out << "(" << selection.retained_count

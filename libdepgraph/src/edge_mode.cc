@@ -35,6 +35,30 @@ const char* EdgeModeName(EdgeMode mode) {
   return "?";
 }
 
+std::string EdgeModeHeadline(EdgeMode mode, size_t listed, size_t total) {
+  const std::string r = std::to_string(listed), e = std::to_string(total),
+                    k = std::to_string(total - listed);
+  switch (mode) {
+    case EdgeMode::kReduced:
+      return "Transitive reduction: removed " + r + " redundant edge(s) of " + e + " (" + k +
+             " kept)";
+    case EdgeMode::kOmitted:
+      return "Redundant edges only: showing " + r + " redundant edge(s) of " + e;
+    case EdgeMode::kReducedDataflow:
+      return "Dataflow-verified transitive reduction: removed " + r + " redundant edge(s) of " +
+             e + " (" + k + " kept)";
+    case EdgeMode::kOmittedDataflow:
+      return "Dataflow-verified redundant edges only: showing " + r + " redundant edge(s) of " +
+             e;
+    case EdgeMode::kRetained:
+      return "Creator-retained redundant edges only: showing " + r + " redundant edge(s) of " +
+             e;
+    case EdgeMode::kFull:
+      break;
+  }
+  return "";
+}
+
 EdgeSelection SelectEdges(const DepGraph& graph, const StructuralReduction& reduction,
                           EdgeMode mode, unsigned threads) {
   EdgeSelection selection;
