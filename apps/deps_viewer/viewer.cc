@@ -12,6 +12,7 @@
 #include "depgraph/input_file.h"
 #include "depgraph/load_deps.h"
 #include "depgraph/name_map.h"
+#include "depgraph/perf_sidecar.h"
 #include "depgraph/reduction.h"
 #include "depgraph/task_label.h"
 #include "depgraph/text_report.h"
@@ -69,6 +70,30 @@ class LoadProgress {
   bool shown_ = false;
 };
 
+// Name of the perf sidecar deps_viewer reads beside its input (never l2_perf_records.json).
+constexpr const char* kPerfSidecarName = "chip_swimlane_records.json";
+
+// Loads the perf sidecar at `path` if one exists there, as the reference viewer does: its
+// reader's warnings and a "couldn't read" warning go to `err` and leave *perf without tasks;
+// false (with the error printed) only for what crashes the reference (exit 1).
+bool LoadPerfSidecarIfPresent(const std::string& path, PerfSidecar* perf, std::ostream& err) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return true;
+  std::string error;
+  switch (LoadPerfSidecar(path, perf, &error)) {
+    case PerfSidecarStatus::kOk:
+      for (const std::string& line : perf->warnings) err << line << "\n";
+      return true;
+    case PerfSidecarStatus::kUnreadable:
+      err << "Warning: couldn't read " << path << ": " << error << "\n";
+      return true;
+    case PerfSidecarStatus::kInvalid:
+      err << "error: " << error << "\n";
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err,
@@ -117,7 +142,12 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
         return 1;
     }
   }
-  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
+  // Tasks of the perf sidecar become nodes even without edges (spec/timing.md §5).
+  const std::string perf_path = JoinPath(ParentPath(source), kPerfSidecarName);
+  PerfSidecar perf;
+  if (!LoadPerfSidecarIfPresent(perf_path, &perf, err)) return 1;
+  AddIsolatedNodes(&graph, perf.TaskIds());
+  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names, &perf);
 
   const bool reducing = IsReductionMode(options.edge_mode);
   const HtmlLayoutChoice layout = ChooseHtmlLayout(options, graph);
@@ -147,6 +177,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
                                  : NormalizePath(options.output);
 
   RenderRequest request{graph, labels, selection, source, options};
+  if (!perf.tasks.empty()) request.perf = &perf;
   request.progress = &err;
   request.progress_is_terminal = err_is_terminal;
   ExplorerPageSummary explorer;
@@ -157,7 +188,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   std::string summary;
   AtomicFile file;
   // The default output name can be the input's too (`deps_viewer deps_viewer.txt`).
-  if (!CheckOutputIsNotAnInput(output, {input, names_path}, &error) || !file.Open(output, &error) ||
+  if (!CheckOutputIsNotAnInput(output, {input, names_path, perf_path}, &error) || !file.Open(output, &error) ||
       !RenderOutput(request, file.stream(), &summary, &error) || !file.Commit(&error)) {
     err << "error: " << error << "\n";
     return 1;
