@@ -61,7 +61,8 @@ bool Integer(const Context& c, const std::string& path, const Json& value, int64
   return c.Fail(path, std::string("expected ") + what + ", got " + Shown(value));
 }
 
-constexpr int64_t kMaxTicks = int64_t{1} << 48;  // about 65 days at 50 MHz: no overflow in sums
+// 2^40 ticks: 6 hours at 50 MHz, 18 minutes at 1 GHz; sums over millions of runs stay in range.
+constexpr int64_t kMaxTicks = int64_t{1} << 40;
 constexpr const char* kTicks = "a non-negative integer number of ticks";
 
 bool Ticks(const Context& c, const std::string& path, const Json& value, int64_t* out) {
@@ -159,7 +160,8 @@ bool ParseMachineObject(const Context& c, const std::string& path, const Json& d
       (key == "aic" ? m.aic : m.aiv) = static_cast<uint32_t>(v);
       out->has_cores = true;
     } else if (key == "base") {
-      if (!Integer(c, p, value, 0, int64_t{1} << 62, "a non-negative tick", &m.base)) return false;
+      if (!Integer(c, p, value, 0, int64_t{1} << 56, "a tick from 0 to 2^56", &m.base))
+        return false;
     } else if (key == "orch" || key == "disp" || key == "lat" || key == "fin" ||
                key == "dummy_cost" || key == "edge_cost") {
       if (!Ticks(c, p, value, &v)) return false;
@@ -329,6 +331,16 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
   *sources = WorkSources();
   const size_t task_count = graph.tasks.size();
   // Recorded runs grouped by task id, each task's sorted by (aic first, start, core).
+  const IdDisplay display = graph.Display();
+  for (const RecordedRun& r : recorded) {
+    if (r.end < r.start || r.end - r.start > kMaxTicks) {
+      if (!graph.FindTask(r.task)) continue;  // not simulated: its times do not matter
+      *err = "records: task " + FormatTaskId(r.task, display) + " has a run on core " +
+             std::to_string(r.core) + " from " + std::to_string(r.start) + " to " +
+             std::to_string(r.end) + " ticks (it must end after it starts, within 2^40 ticks)";
+      return false;
+    }
+  }
   std::vector<RecordedRun> runs = recorded;
   std::sort(runs.begin(), runs.end(), [](const RecordedRun& a, const RecordedRun& b) {
     return std::tie(a.task, b.aic, a.start, a.core) < std::tie(b.task, a.aic, b.start, b.core);
@@ -352,7 +364,6 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
     }
     i = j;
   }
-  const IdDisplay display = graph.Display();
   work->first.assign(task_count + 1, 0);
   work->delay.assign(task_count, 0);
   const char* slot_names[3] = {"aic", "aiv0", "aiv1"};
