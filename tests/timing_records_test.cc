@@ -40,14 +40,14 @@ TEST(TimingRecords, LoadsTheCollectorLayout) {
   ASSERT_EQ(records.rows.size(), 3u);
   const TimingRow& row = records.rows[0];
   EXPECT_EQ(row.core, 0);
-  EXPECT_EQ(row.task_key, "8589934592");
+  EXPECT_EQ(records.TaskKey(row), "8589934592");
   EXPECT_TRUE(row.has_task_id);
   EXPECT_EQ(row.task_id, 8589934592u);
   EXPECT_EQ(row.reg_task_id, 1);
   EXPECT_EQ(row.start, 120000000052);
   EXPECT_EQ(row.end, 120000000486);
   EXPECT_EQ(row.columns, 6u);
-  EXPECT_EQ(records.rows[1].task_key, "17");
+  EXPECT_EQ(records.TaskKey(records.rows[1]), "17");
   EXPECT_EQ(records.rows[1].task_id, 17u);
   EXPECT_EQ(records.rows[2].columns, 5u);  // legacy v2 row
   EXPECT_EQ(records.aicpu_state, FieldState::kValid);
@@ -65,18 +65,20 @@ TEST(TimingRecords, TaskKeysAreWhatPythonStrPrints) {
       "rec.json", &records, &err))
       << err;
   ASSERT_EQ(records.rows.size(), 8u);
-  EXPECT_EQ(records.rows[0].task_key, " 7");  // verbatim: does not join with 7
-  EXPECT_EQ(records.rows[0].task_id, 7u);     // but its numeric value is 7
-  EXPECT_EQ(records.rows[1].task_key, "0");
-  EXPECT_EQ(records.rows[2].task_key, "5.0");
+  EXPECT_EQ(records.TaskKey(records.rows[0]), " 7");  // verbatim: does not join with 7
+  EXPECT_EQ(records.rows[0].task_id, 7u);             // but its numeric value is 7
+  EXPECT_EQ(records.TaskKey(records.rows[1]), "0");
+  EXPECT_EQ(records.TaskKey(records.rows[2]), "5.0");
   EXPECT_EQ(records.rows[2].task_id, 5u);
-  EXPECT_EQ(records.rows[3].task_key, "True");
-  EXPECT_EQ(records.rows[4].task_key, "None");
+  EXPECT_EQ(records.TaskKey(records.rows[3]), "True");
+  EXPECT_EQ(records.TaskKey(records.rows[4]), "None");
   EXPECT_FALSE(records.rows[4].has_task_id);
   EXPECT_FALSE(records.rows[5].has_task_id);
   EXPECT_EQ(records.rows[6].task_id, UINT64_MAX);  // negatives wrap
-  EXPECT_EQ(records.rows[7].task_key, "18446744073709551616");
+  EXPECT_EQ(records.TaskKey(records.rows[7]), "18446744073709551616");
   EXPECT_FALSE(records.rows[7].has_task_id);
+  EXPECT_EQ(records.keys.size(), 8u);  // one key per distinct text, in order of first row
+  EXPECT_EQ(records.rows[7].key, 7u);
 }
 
 TEST(TimingRecords, ScalarsAreRecordedNotJudged) {
@@ -91,14 +93,14 @@ TEST(TimingRecords, ScalarsAreRecordedNotJudged) {
   EXPECT_EQ(records.clock_freq_hz.state, FieldState::kValid);
   EXPECT_EQ(records.clock_freq_hz.value, 50000000);
   EXPECT_EQ(records.aicore_state, FieldState::kAbsent);
-  ASSERT_TRUE(LoadTimingRecordsText(R"({"metadata": {"clock_freq_hz": 50000000.7}, "aicore_tasks": []})",
-                                    "r", &records, &err));
+  ASSERT_TRUE(LoadTimingRecordsText(
+      R"({"metadata": {"clock_freq_hz": 50000000.7}, "aicore_tasks": []})", "r", &records, &err));
   EXPECT_EQ(records.clock_freq_hz.value, 50000000);  // int() truncates
   EXPECT_EQ(records.clock_freq_hz.text, "50000000.7");
   EXPECT_EQ(records.aicore_state, FieldState::kValid);
   EXPECT_EQ(records.level.state, FieldState::kAbsent);
-  ASSERT_TRUE(LoadTimingRecordsText(R"({"metadata": {"clock_freq_hz": null}})", "r", &records,
-                                    &err));
+  ASSERT_TRUE(
+      LoadTimingRecordsText(R"({"metadata": {"clock_freq_hz": null}})", "r", &records, &err));
   EXPECT_EQ(records.clock_freq_hz.state, FieldState::kInvalid);
   EXPECT_EQ(records.clock_freq_hz.text, "None");
 }
@@ -156,10 +158,24 @@ TEST(TimingRecords, RepeatedKeysKeepTheLastValue) {
   TimingRecords records;
   std::string err;
   ASSERT_TRUE(LoadTimingRecordsText(
-      R"({"aicore_tasks": [[0, 1, 0, 1, 2, 0]], "aicore_tasks": [[0, 2, 0, 1, 2, 0], [0, 3, 0, 1, 2, 0]]})",
+      R"({"aicore_tasks": [[0, 1, 0, 1, 2, 0]],
+          "aicore_tasks": [[0, 2, 0, 1, 2, 0], [0, 3, 0, 1, 2, 0]]})",
       "r", &records, &err));
   ASSERT_EQ(records.rows.size(), 2u);
-  EXPECT_EQ(records.rows[0].task_key, "2");
+  EXPECT_EQ(records.TaskKey(records.rows[0]), "2");
+}
+
+TEST(TimingRecords, RowsWithTheSameIdTextShareAKey) {
+  TimingRecords records;
+  std::string err;
+  ASSERT_TRUE(LoadTimingRecordsText(
+      R"({"aicore_tasks": [[0, 7, 0, 1, 2, 0], [1, "7", 0, 1, 2, 0], [2, " 7", 0, 1, 2, 0],
+                           [3, 8, 0, 1, 2, 0], [4, 7.0, 0, 1, 2, 0], [5, 8, 0, 1, 2, 0]]})",
+      "r", &records, &err));
+  EXPECT_EQ(records.keys, (std::vector<std::string>{"7", " 7", "8", "7.0"}));
+  std::vector<uint32_t> keys;
+  for (const TimingRow& row : records.rows) keys.push_back(row.key);
+  EXPECT_EQ(keys, (std::vector<uint32_t>{0, 0, 1, 2, 3, 2}));
 }
 
 TEST(TaskTimings, ReducesRowsToOneIntervalPerTaskInRowOrder) {

@@ -16,6 +16,7 @@
 #include "depgraph/task_label.h"
 #include "cli_inputs.h"
 #include "cli_usage.h"
+#include "critical_path_command.h"
 #include "derive_command.h"
 #include "query_command.h"
 #include "run_command.h"
@@ -288,6 +289,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   check_cmd->add_option("--max-findings", check.max_findings,
                         "findings listed per kind, all are counted (default 20; 0 = all)");
 
+  CriticalPathCommand critical_path(&app);
   WaitSimArgs wait_sim;
   CLI::App* wait_sim_cmd = AddWaitSimCommand(&app, &wait_sim);
   SimulateArgs simulate;
@@ -309,6 +311,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (run_cmd->parsed()) return RunDepirCommand(run, out, err);
   if (derive_cmd->parsed()) return RunDeriveCommand(derive, out, err);
   if (check_cmd->parsed()) return RunCheckCommand(check, out, err);
+  if (critical_path.parsed()) return critical_path.Run(out, err);
   if (wait_sim_cmd->parsed()) return RunWaitSimCommand(wait_sim, out, err);
   if (simulate_cmd->parsed()) return RunSimulateCommand(simulate, out, err);
   return RunDiffCommand(diff, out, err);

@@ -1,14 +1,17 @@
 // gen_graph: writes a synthetic deps.json for benchmarks and scale tests.
 //
 //   gen_graph --shape decode|chain|wide|random|chain_to_last|hub --tasks N --seed S -o out.json
+//             [--timing-records]
 //
 // The output is deterministic for given options and is written atomically.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 #include "cli_usage.h"
 #include "graph_generator.h"
+#include "synthetic_timing.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Writes a synthetic, deterministic deps.json task-dependency capture."};
@@ -23,6 +26,10 @@ int main(int argc, char** argv) {
   app.add_option("--seed", options.seed, "random seed");
   app.add_option("-o,--output", output, "output deps.json")->required();
   app.add_flag("-q,--quiet", quiet, "print nothing on success");
+  bool timing = false;
+  app.add_flag("--timing-records", timing,
+               "also write a synthetic chip_swimlane_records.json and name_map_gen_graph.json "
+               "beside the output (a seeded list schedule on 24 AIC + 48 AIV cores)");
   app.set_version_flag("--version", depgraph::cli::VersionLine("gen_graph"));
   try {
     app.parse(argc, argv);
@@ -44,6 +51,16 @@ int main(int argc, char** argv) {
   if (!gen_graph::WriteGraphFile(options, output, &stats, &err)) {
     std::cerr << "gen_graph: " << err << "\n";
     return 1;
+  }
+  if (timing) {
+    gen_graph::TimingOptions timing_options;
+    timing_options.seed = options.seed;
+    const std::string dir = std::filesystem::path(output).parent_path().string();
+    if (!gen_graph::WriteSyntheticTiming(output, dir.empty() ? "." : dir, timing_options,
+                                         &err)) {
+      std::cerr << "gen_graph: " << err << "\n";
+      return 1;
+    }
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -178,7 +178,10 @@ bool DepsLoader::ReadDims(DimList* dims) {
     dims->state = FieldState::kInvalid;
     return true;
   }
-  dims->offset = static_cast<uint32_t>(start);
+  const uint32_t offset = dim_interner_.Intern(graph_.dims, static_cast<uint32_t>(start),
+                                               static_cast<uint16_t>(count));
+  if (offset != start) graph_.dims.resize(start);  // an equal list is stored already
+  dims->offset = offset;
   dims->size = static_cast<uint16_t>(count);
   dims->state = FieldState::kValid;
   return true;

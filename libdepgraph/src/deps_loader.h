@@ -13,6 +13,7 @@
 #include "depgraph/json_reader.h"
 #include "depgraph/load_deps.h"
 #include "depgraph/py_int.h"
+#include "dim_interner.h"
 #include "parallel_scan.h"
 
 namespace depgraph {
@@ -127,13 +128,17 @@ class DepsLoader {
   std::vector<std::pair<TaskId, TaskId>> row_ends_;  // raw (pred, succ) per row
   std::vector<Tensor> raw_tensors_;
   std::unordered_map<std::string, uint8_t> overlap_ids_;
+  // Equal dimension lists share one copy in graph_.dims (a block's: block-local).
+  DimInterner dim_interner_;
+  // Per block-local dims offset of a block's distinct list: the document's offset.
+  std::vector<uint32_t> dims_map_;
   // Per overlap id of a block: the document's id, rebuilt by each CommitBlock.
   std::vector<uint8_t> overlap_map_;
 
   // Sizes when the current top-level array began, to extrapolate from.
   struct ArrayEstimate {
     size_t open = 0;
-    size_t tasks = 0, args = 0, rows = 0, dims = 0, tensors = 0;
+    size_t tasks = 0, args = 0, rows = 0, tensors = 0;
     bool done = true;
   };
   ArrayEstimate estimate_;

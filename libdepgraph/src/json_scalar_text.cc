@@ -15,13 +15,15 @@ bool ReadScalarText(JsonReader* reader, std::string* text, PyInt* value) {
       std::string_view token;
       if (!reader->ReadNumber(&token)) return false;
       *value = PyIntFromNumber(token);
-      if (token.find_first_of(".eE") != std::string_view::npos) {
+      bool integer = true;
+      for (char c : token) integer = integer && c != '.' && c != 'e' && c != 'E';
+      if (!integer) {
         *text = PythonFloatRepr(std::strtod(std::string(token).c_str(), nullptr));
       } else if (token.size() > 1 && token[0] == '-' &&
                  token.find_first_not_of('0', 1) == std::string_view::npos) {
         *text = "0";
       } else {
-        *text = std::string(token);
+        text->assign(token.data(), token.size());
       }
       return true;
     }
@@ -29,7 +31,7 @@ bool ReadScalarText(JsonReader* reader, std::string* text, PyInt* value) {
       std::string_view s;
       if (!reader->ReadString(&s)) return false;
       *value = PyIntFromString(s);
-      *text = std::string(s);
+      text->assign(s.data(), s.size());
       return true;
     }
     case JsonKind::kTrue:
@@ -50,6 +52,19 @@ bool ReadScalarText(JsonReader* reader, std::string* text, PyInt* value) {
     default:
       return false;
   }
+}
+
+bool CanonicalDecimal(std::string_view text, uint64_t* value) {
+  if (text.empty() || text.size() > 20 || (text[0] == '0' && text.size() > 1)) return false;
+  uint64_t v = 0;
+  for (char c : text) {
+    const unsigned digit = static_cast<unsigned char>(c) - '0';
+    if (digit > 9) return false;
+    if (v > (UINT64_MAX - digit) / 10) return false;
+    v = v * 10 + digit;
+  }
+  *value = v;
+  return true;
 }
 
 }  // namespace depgraph

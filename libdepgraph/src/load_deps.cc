@@ -146,7 +146,7 @@ void DepsLoader::ReportProgressAt(size_t position) {
 
 void DepsLoader::BeginArrayEstimate(size_t open) {
   estimate_ = ArrayEstimate{open, graph_.tasks.size(), graph_.args.size(), graph_.rows.size(),
-                            graph_.dims.size(), raw_tensors_.size(), false};
+                            raw_tensors_.size(), false};
 }
 
 void DepsLoader::ReserveFromEstimate(size_t position) {
@@ -163,9 +163,7 @@ void DepsLoader::ReserveFromEstimate(size_t position) {
   grow(&graph_.args, estimate_.args, 1.0);
   grow(&graph_.rows, estimate_.rows, 1.0);
   grow(&row_ends_, estimate_.rows, 1.0);
-  // Tasks and edge rows share `dims` at different densities: twice the room (address space
-  // only until written) spares a reallocation in the later array.
-  grow(&graph_.dims, estimate_.dims, 2.0);
+  // Not `dims`: it holds each distinct list once (dim_interner.h), so it stops growing early.
   grow(&raw_tensors_, estimate_.tensors, 1.0);
 }
 
@@ -231,6 +229,7 @@ void DepsLoader::ResetBlock() {
   row_ends_.clear();
   raw_tensors_.clear();
   overlap_ids_.clear();
+  dim_interner_.Clear();
   path_.clear();
   error_.clear();
 }
@@ -273,12 +272,19 @@ bool DepsLoader::CommitBlock(DepsLoader& block, size_t element_base, size_t end)
   }
 
   // Block-local offsets become the document's: what sequential parsing would have written.
-  const size_t dims_base = graph_.dims.size();
+  // The block's distinct dimension lists are interned in the order the block read them,
+  // as the sequential parse would have.
+  dims_map_.resize(b.dims.size());
+  for (const auto& [offset, size] : block.dim_interner_.lists()) {
+    const size_t start = graph_.dims.size();
+    graph_.dims.insert(graph_.dims.end(), b.dims.begin() + offset, b.dims.begin() + offset + size);
+    dims_map_[offset] = dim_interner_.Intern(graph_.dims, static_cast<uint32_t>(start), size);
+    if (dims_map_[offset] != start) graph_.dims.resize(start);
+  }
   const size_t args_base = graph_.args.size();
-  auto rebase = [dims_base](DimList* list) {
-    if (list->size > 0) list->offset = static_cast<uint32_t>(list->offset + dims_base);
+  auto rebase = [this](DimList* list) {
+    if (list->size > 0) list->offset = dims_map_[list->offset];
   };
-  graph_.dims.insert(graph_.dims.end(), b.dims.begin(), b.dims.end());
   const size_t first_arg = graph_.args.size();
   graph_.args.insert(graph_.args.end(), b.args.begin(), b.args.end());
   for (size_t a = first_arg; a < graph_.args.size(); ++a) {

@@ -1,12 +1,14 @@
 #include "depgraph/timing_records.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 #include "depgraph/input_file.h"
 #include "depgraph/json_reader.h"
 #include "depgraph/message_quote.h"
 #include "depgraph/py_int.h"
+#include "flat_id_map.h"
 #include "json_scalar_text.h"
 
 namespace depgraph {
@@ -16,8 +18,23 @@ namespace {
 /// Longest number token echoed in a message, in bytes.
 constexpr size_t kShownBytes = 40;
 
+/// `array[row]` or `array[row][column]`, built only when a message needs it.
+struct CellPath {
+  const char* array;
+  size_t row;
+  int column = -1;
+  std::string str() const {
+    std::string out = std::string(array) + "[" + std::to_string(row) + "]";
+    if (column >= 0) out += "[" + std::to_string(column) + "]";
+    return out;
+  }
+};
+
 bool IsIntegerToken(std::string_view token) {
-  return token.find_first_of(".eE") == std::string_view::npos;
+  for (char c : token) {
+    if (c == '.' || c == 'e' || c == 'E') return false;
+  }
+  return true;
 }
 
 /// Reads one records document from a JsonReader.
@@ -90,7 +107,7 @@ class RecordsLoader {
   }
 
   /// A JSON integer that fits in int64 (ticks, core ids); an error naming `where` otherwise.
-  bool Integer(const std::string& where, const char* what, int64_t* out) {
+  bool Integer(const CellPath& where, const char* what, int64_t* out) {
     if (reader_.Peek() == JsonKind::kNumber) {
       std::string_view token;
       if (!reader_.ReadNumber(&token)) return SyntaxError();
@@ -99,19 +116,19 @@ class RecordsLoader {
         *out = v;
         return true;
       }
-      return Error(where, std::string("expected ") + what + ", got " +
-                              std::string(token.substr(0, kShownBytes)));
+      return Error(where.str(), std::string("expected ") + what + ", got " +
+                                    std::string(token.substr(0, kShownBytes)));
     }
     const std::string shown = DescribeAndSkip();
-    return Check() && Error(where, std::string("expected ") + what + ", got " + shown);
+    return Check() && Error(where.str(), std::string("expected ") + what + ", got " + shown);
   }
 
   bool Top() {
     const JsonKind top = reader_.Peek();
     if (top != JsonKind::kObject) {
       if (!reader_.SkipValue() || !reader_.ExpectEnd()) return SyntaxError();
-      return Error("", std::string("expected a JSON object at the top level, got ") +
-                           JsonKindName(top));
+      return Error(
+          "", std::string("expected a JSON object at the top level, got ") + JsonKindName(top));
     }
     if (!reader_.BeginObject()) return SyntaxError();
     std::string_view key;
@@ -183,12 +200,17 @@ class RecordsLoader {
 
   bool AicoreTasks() {
     out_.rows.clear();
+    out_.keys.clear();
+    numeric_keys_.Reset();
+    text_keys_.clear();
     out_.aicore_state = FieldState::kValid;
     if (reader_.Peek() != JsonKind::kArray) {
       const std::string shown = DescribeAndSkip();
       return Check() && Error("aicore_tasks", "expected an array of rows, got " + shown);
     }
     if (!reader_.BeginArray()) return SyntaxError();
+    // About one row per 48 bytes of a collector's file: no reallocation on the way.
+    out_.rows.reserve(std::min<size_t>(reader_.size() / 48, size_t{1} << 26));
     size_t index = 0;
     while (reader_.NextElement()) {
       if (!AicoreRow(index)) return false;
@@ -199,17 +221,17 @@ class RecordsLoader {
   }
 
   bool AicoreRow(size_t index) {
-    const std::string where = "aicore_tasks[" + std::to_string(index) + "]";
+    const CellPath where{"aicore_tasks", index};
     if (reader_.Peek() != JsonKind::kArray) {
       const std::string shown = DescribeAndSkip();
-      return Check() && Error(where, "expected a row (an array of at least 5 values), got " +
-                                         shown);
+      return Check() &&
+             Error(where.str(), "expected a row (an array of at least 5 values), got " + shown);
     }
     if (!reader_.BeginArray()) return SyntaxError();
     TimingRow row;
     uint32_t column = 0;
     while (reader_.NextElement()) {
-      const std::string cell = where + "[" + std::to_string(column) + "]";
+      const CellPath cell{"aicore_tasks", index, static_cast<int>(column)};
       bool ok = true;
       switch (column) {
         case 0:
@@ -218,13 +240,9 @@ class RecordsLoader {
         case 1:
           ok = TaskIdCell(cell, &row);
           break;
-        case 2: {
-          TimingScalar reg;
-          ok = Scalar(&reg);
-          row.has_reg_task_id = reg.state == FieldState::kValid;
-          row.reg_task_id = reg.value;
+        case 2:
+          ok = RegTaskId(&row);
           break;
-        }
         case 3:
           ok = Integer(cell, "an integer tick count", &row.start);
           break;
@@ -239,24 +257,53 @@ class RecordsLoader {
     }
     if (!Check()) return false;
     if (column < 5) {
-      return Error(where, "expected at least 5 values [core_id, task_id, reg_task_id, "
-                          "start_ticks, end_ticks, ...], got " +
-                              std::to_string(column));
+      return Error(where.str(),
+                   "expected at least 5 values [core_id, task_id, reg_task_id, "
+                   "start_ticks, end_ticks, ...], got " +
+                       std::to_string(column));
     }
     row.columns = column;
     out_.rows.push_back(std::move(row));
     return true;
   }
 
-  bool TaskIdCell(const std::string& where, TimingRow* row) {
+  /// reg_task_id: an integer in real files (fast path); anything else is kept as "no id".
+  bool RegTaskId(TimingRow* row) {
+    if (reader_.Peek() == JsonKind::kNumber) {
+      std::string_view token;
+      if (!reader_.ReadNumber(&token)) return SyntaxError();
+      row->has_reg_task_id = ToInt64(PyIntFromNumber(token), &row->reg_task_id);
+      return true;
+    }
+    TimingScalar reg;
+    if (!Scalar(&reg)) return false;
+    row->has_reg_task_id = reg.state == FieldState::kValid;
+    row->reg_task_id = reg.value;
+    return true;
+  }
+
+  bool TaskIdCell(const CellPath& where, TimingRow* row) {
     PyInt value;
-    if (!ReadScalarText(&reader_, &row->task_key, &value)) {
+    if (!ReadScalarText(&reader_, &key_text_, &value)) {
       if (reader_.failed()) return SyntaxError();
       const std::string shown = DescribeAndSkip();
-      return Check() && Error(where, "expected a task id (a number or a string), got " + shown);
+      return Check() &&
+             Error(where.str(), "expected a task id (a number or a string), got " + shown);
     }
     row->has_task_id = value.status == PyInt::kOk && ToTaskId(value, &row->task_id);
     if (!row->has_task_id) row->task_id = 0;
+    // Interned: plain decimal ids (all of them in real records) by number, others by text.
+    const uint32_t next = static_cast<uint32_t>(out_.keys.size());
+    uint64_t number = 0;
+    bool fresh = false;
+    if (CanonicalDecimal(key_text_, &number)) {
+      row->key = numeric_keys_.FindOrInsert(number, next, &fresh);
+    } else {
+      auto [it, inserted] = text_keys_.emplace(key_text_, next);
+      row->key = it->second;
+      fresh = inserted;
+    }
+    if (fresh) out_.keys.push_back(key_text_);
     return true;
   }
 
@@ -314,8 +361,10 @@ class RecordsLoader {
       if (!Check()) return false;
       if (out_.aicpu_state != FieldState::kValid) continue;
       if (column < 4) {
-        AicpuInvalid(where, "expected 4 values [core_id, reg_task_id, dispatch_ticks, "
-                            "finish_ticks], got " + std::to_string(column));
+        AicpuInvalid(where,
+                     "expected 4 values [core_id, reg_task_id, dispatch_ticks, "
+                     "finish_ticks], got " +
+                         std::to_string(column));
         continue;
       }
       out_.aicpu_rows.push_back(AicpuRow{cells[0], cells[1], cells[2], cells[3]});
@@ -333,6 +382,9 @@ class RecordsLoader {
   std::string name_;
   TimingRecords& out_;
   std::string error_;
+  std::string key_text_;  // the task id text being read
+  FlatIdMap numeric_keys_;
+  std::unordered_map<std::string, uint32_t> text_keys_;
 };
 
 }  // namespace
@@ -377,33 +429,35 @@ const TaskTiming* TaskTimings::Find(std::string_view key) const {
 
 TaskTimings ReduceTaskTimings(const TimingRecords& records) {
   TaskTimings out;
+  // Keys are numbered in order of first row, so a key's number is its task's index.
+  out.tasks.resize(records.keys.size());
   out.row_task.reserve(records.rows.size());
   for (uint32_t r = 0; r < records.rows.size(); ++r) {
     const TimingRow& row = records.rows[r];
     const int64_t length = row.end - row.start;
-    auto [it, fresh] = out.by_key.emplace(row.task_key, static_cast<uint32_t>(out.tasks.size()));
-    if (fresh) {
-      TaskTiming task;
-      task.key = row.task_key;
+    TaskTiming& task = out.tasks[row.key];
+    if (task.blocks == 0) {
+      task.key = records.keys[row.key];
       task.has_task_id = row.has_task_id;
       task.task_id = row.task_id;
       task.start = row.start;
       task.end = row.end;
+      task.longest_block = length;
       task.first_row = r;
-      out.tasks.push_back(std::move(task));
     }
-    TaskTiming& task = out.tasks[it->second];
     task.start = std::min(task.start, row.start);
     task.end = std::max(task.end, row.end);
     task.work += length;
-    task.longest_block = task.blocks == 0 ? length : std::max(task.longest_block, length);
+    task.longest_block = std::max(task.longest_block, length);
     ++task.blocks;
     if (std::find(task.cores.begin(), task.cores.end(), row.core) == task.cores.end()) {
       task.cores.push_back(row.core);
     }
-    out.row_task.push_back(it->second);
+    out.row_task.push_back(row.key);
   }
+  out.by_key.reserve(out.tasks.size());
   for (size_t i = 0; i < out.tasks.size(); ++i) {
+    out.by_key.emplace(out.tasks[i].key, static_cast<uint32_t>(i));
     out.t0 = i == 0 ? out.tasks[i].start : std::min(out.t0, out.tasks[i].start);
     out.t1 = i == 0 ? out.tasks[i].end : std::max(out.t1, out.tasks[i].end);
   }

@@ -17,12 +17,13 @@ namespace depgraph {
 /// receive_to_start_ticks]` (6 columns; legacy files have 5, without receive_to_start).
 struct TimingRow {
   int64_t core = 0;  ///< core_id, an index into TimingRecords::core_types
-  /// The task id as Python's str() prints the JSON value: an integer's decimal digits, a
-  /// string verbatim (the reference tools' join key; deps.json writes the same ids as strings).
-  std::string task_key;
-  bool has_task_id = false;  ///< the id coerces (Python int()) to a 64-bit value; see task_id
-  TaskId task_id = 0;        ///< numeric id, negatives wrapped to 64 bits; 0 if !has_task_id
+  /// The task id as Python's str() prints the JSON value (an integer's decimal digits, a string
+  /// verbatim: the reference tools' join key; deps.json writes the same ids as strings), as an
+  /// index into TimingRecords::keys (see TimingRecords::TaskKey).
+  uint32_t key = 0;
+  bool has_task_id = false;      ///< the id coerces (Python int()) to a 64-bit value; see task_id
   bool has_reg_task_id = false;  ///< reg_task_id is an integer (the join key with aicpu rows)
+  TaskId task_id = 0;            ///< numeric id, negatives wrapped to 64 bits; 0 if !has_task_id
   int64_t reg_task_id = 0;
   int64_t start = 0;     ///< start_ticks: raw device counter value
   int64_t end = 0;       ///< end_ticks
@@ -57,12 +58,16 @@ struct TimingRecords {
   FieldState core_types_state = FieldState::kAbsent;
   FieldState aicore_state = FieldState::kAbsent;  ///< `aicore_tasks` present (kValid) or not
   std::vector<TimingRow> rows;                    ///< `aicore_tasks`, file order
-  FieldState aicpu_state = FieldState::kAbsent;   ///< kInvalid: see aicpu_error
-  std::string aicpu_error;          ///< first problem in `aicpu_tasks` ("file: path: message")
-  std::vector<AicpuRow> aicpu_rows; ///< `aicpu_tasks`, file order (valid rows before an error)
+  /// Distinct task id texts of the rows, in order of first row (TimingRow::key indexes it).
+  std::vector<std::string> keys;
+  FieldState aicpu_state = FieldState::kAbsent;  ///< kInvalid: see aicpu_error
+  std::string aicpu_error;           ///< first problem in `aicpu_tasks` ("file: path: message")
+  std::vector<AicpuRow> aicpu_rows;  ///< `aicpu_tasks`, file order (valid rows before an error)
 
   /// "aic"/"aiv" of `core`, "aiv" when outside core_types (the converter's rule). O(1).
   std::string_view CoreType(int64_t core) const;
+  /// The task id text of a row. O(1).
+  const std::string& TaskKey(const TimingRow& row) const { return keys[row.key]; }
 };
 
 /// Loads a records file. Fails, with one line `file: json.path: message` (or `file: line
@@ -81,26 +86,27 @@ bool LoadTimingRecordsText(std::string_view text, const std::string& display_nam
 
 /// One task's timing: its rows reduced to one interval (spec/timing.md §3.5).
 struct TaskTiming {
-  std::string key;           ///< TimingRow::task_key
+  std::string key;           ///< the task id text (TimingRecords::TaskKey)
   bool has_task_id = false;  ///< TimingRow::has_task_id of its rows
   TaskId task_id = 0;
-  int64_t start = 0;          ///< min start over the rows
-  int64_t end = 0;            ///< max end over the rows
-  int64_t work = 0;           ///< sum of (end - start) over the rows: core-ticks of execution
-  int64_t longest_block = 0;  ///< max (end - start) of one row
-  uint32_t blocks = 0;        ///< number of rows (blocks x cores of an SPMD / MIX task)
-  uint32_t first_row = 0;     ///< index of its first row in TimingRecords::rows
-  std::vector<int64_t> cores; ///< distinct core ids, in order of first row
+  int64_t start = 0;           ///< min start over the rows
+  int64_t end = 0;             ///< max end over the rows
+  int64_t work = 0;            ///< sum of (end - start) over the rows: core-ticks of execution
+  int64_t longest_block = 0;   ///< max (end - start) of one row
+  uint32_t blocks = 0;         ///< number of rows (blocks x cores of an SPMD / MIX task)
+  uint32_t first_row = 0;      ///< index of its first row in TimingRecords::rows
+  std::vector<int64_t> cores;  ///< distinct core ids, in order of first row
   /// The span over all blocks, including any queueing between them (end - start).
   int64_t span() const { return end - start; }
 };
 
-/// All tasks of a records file, in order of their first row ("row order").
+/// All tasks of a records file, in order of their first row ("row order"): tasks[k] is the
+/// task of TimingRecords::keys[k].
 struct TaskTimings {
   std::vector<TaskTiming> tasks;
-  std::vector<uint32_t> row_task;  ///< per row of the records: its index in `tasks`
-  int64_t t0 = 0;  ///< min start over all tasks (0 when there are none)
-  int64_t t1 = 0;  ///< max end over all tasks
+  std::vector<uint32_t> row_task;  ///< per row of the records: its index in `tasks` (its key)
+  int64_t t0 = 0;                  ///< min start over all tasks (0 when there are none)
+  int64_t t1 = 0;                  ///< max end over all tasks
   std::unordered_map<std::string, uint32_t> by_key;  ///< TaskTiming::key -> index
 
   /// Makespan in ticks: t1 - t0.
@@ -110,7 +116,8 @@ struct TaskTimings {
 };
 
 /// Groups the rows by task key: start = min, end = max, blocks = count, the core set, the
-/// per-block work. Tasks are ordered by first row. Cost: O(rows) expected time and memory.
+/// per-block work. Tasks are ordered by first row. Cost: O(rows + cores per task) time,
+/// O(tasks) memory besides the row index.
 TaskTimings ReduceTaskTimings(const TimingRecords& records);
 
 /// Ticks to microseconds as the reference tools compute it, in double: ticks / freq * 1e6.
