@@ -180,6 +180,22 @@ TEST(SimulationInputs, RunTimesByPrecedence) {
             "starts, within 2^40 ticks)");
 }
 
+// A MIX task whose records hold one row per block, on its AIC core only: every slot of a
+// block takes that block's row.
+TEST(SimulationInputs, MixTaskRecordedOnOneCoreType) {
+  const DepGraph g =
+      LoadText(R"j({"tasks":[{"task_id":"1","kernel_ids":[3,4,4],"block_num":2}],"edges":[]})j");
+  const std::vector<RecordedRun> runs = {{1, 0, true, 0, 30}, {1, 1, true, 2, 22}};
+  TaskWork work;
+  WorkSources sources;
+  std::string err;
+  ASSERT_TRUE(BuildTaskWork(g, NameMap(), DurationTable(), runs, MachineDescription(), &work,
+                            &sources, &err))
+      << err;
+  EXPECT_EQ(work.ticks, (std::vector<int64_t>{30, 30, 30, 20, 20, 20}));
+  EXPECT_EQ(sources.from_records, 1u);
+}
+
 TEST(SimulationInputs, RecordedSpanAndCores) {
   const DepGraph g = LoadText(R"j({"tasks":[{"task_id":"1","kernel_ids":[0,-1,-1]},
       {"task_id":"2","kernel_ids":[0,-1,-1]}],"edges":[]})j");
