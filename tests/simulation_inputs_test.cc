@@ -54,9 +54,9 @@ TEST(SimulationInputs, DurationTable) {
             "d.json: tasks.x1: expected a task id (decimal or \"(ring, local)\")");
   EXPECT_EQ(DurationsError(R"j({"tasks": {"3": []}})j"),
             "d.json: tasks.3: expected at least one run time");
-  EXPECT_EQ(DurationsError(R"j({"default": 281474976710657})j"),
+  EXPECT_EQ(DurationsError(R"j({"default": 1099511627777})j"),  // 2^40 + 1
             "d.json: default: expected a non-negative integer number of ticks, got "
-            "\"281474976710657\"");
+            "\"1099511627777\"");
   EXPECT_EQ(DurationsError("[1]"), "d.json: (top level): expected an object, got \"[1]\"");
   EXPECT_EQ(DurationsError("{"),
             "d.json: line 1:column 2: unexpected end of file inside an object");
@@ -168,6 +168,32 @@ TEST(SimulationInputs, RunTimesByPrecedence) {
                             &sources, &err));
   EXPECT_EQ(runs_of(3), (std::vector<int64_t>{11}));
   EXPECT_EQ(sources.from_default, 1u);
+  // A recorded run that ends before it starts is an error for a task of the graph only.
+  std::vector<RecordedRun> bad = runs;
+  bad.push_back({77, 0, true, 50, 40});
+  const DurationTable fallback = Durations(R"j({"default": 11})j");
+  EXPECT_TRUE(BuildTaskWork(g, NameMap(), fallback, bad, machine, &work, &sources, &err)) << err;
+  bad.push_back({2, 3, false, 50, 40});
+  EXPECT_FALSE(BuildTaskWork(g, NameMap(), DurationTable(), bad, machine, &work, &sources, &err));
+  EXPECT_EQ(err,
+            "records: task 2 has a run on core 3 from 50 to 40 ticks (it must end after it "
+            "starts, within 2^40 ticks)");
+}
+
+// A MIX task whose records hold one row per block, on its AIC core only: every slot of a
+// block takes that block's row.
+TEST(SimulationInputs, MixTaskRecordedOnOneCoreType) {
+  const DepGraph g =
+      LoadText(R"j({"tasks":[{"task_id":"1","kernel_ids":[3,4,4],"block_num":2}],"edges":[]})j");
+  const std::vector<RecordedRun> runs = {{1, 0, true, 0, 30}, {1, 1, true, 2, 22}};
+  TaskWork work;
+  WorkSources sources;
+  std::string err;
+  ASSERT_TRUE(BuildTaskWork(g, NameMap(), DurationTable(), runs, MachineDescription(), &work,
+                            &sources, &err))
+      << err;
+  EXPECT_EQ(work.ticks, (std::vector<int64_t>{30, 30, 30, 20, 20, 20}));
+  EXPECT_EQ(sources.from_records, 1u);
 }
 
 TEST(SimulationInputs, RecordedSpanAndCores) {

@@ -61,7 +61,8 @@ bool Integer(const Context& c, const std::string& path, const Json& value, int64
   return c.Fail(path, std::string("expected ") + what + ", got " + Shown(value));
 }
 
-constexpr int64_t kMaxTicks = int64_t{1} << 48;  // about 65 days at 50 MHz: no overflow in sums
+// 2^40 ticks: 6 hours at 50 MHz, 18 minutes at 1 GHz; sums over millions of runs stay in range.
+constexpr int64_t kMaxTicks = int64_t{1} << 40;
 constexpr const char* kTicks = "a non-negative integer number of ticks";
 
 bool Ticks(const Context& c, const std::string& path, const Json& value, int64_t* out) {
@@ -159,7 +160,8 @@ bool ParseMachineObject(const Context& c, const std::string& path, const Json& d
       (key == "aic" ? m.aic : m.aiv) = static_cast<uint32_t>(v);
       out->has_cores = true;
     } else if (key == "base") {
-      if (!Integer(c, p, value, 0, int64_t{1} << 62, "a non-negative tick", &m.base)) return false;
+      if (!Integer(c, p, value, 0, int64_t{1} << 56, "a tick from 0 to 2^56", &m.base))
+        return false;
     } else if (key == "orch" || key == "disp" || key == "lat" || key == "fin" ||
                key == "dummy_cost" || key == "edge_cost") {
       if (!Ticks(c, p, value, &v)) return false;
@@ -293,26 +295,37 @@ bool LoadMachineDescription(const std::string& path, size_t rank, MachineDescrip
 std::vector<RecordedRun> RecordedRuns(const TimingRecords& records) {
   std::vector<RecordedRun> runs;
   runs.reserve(records.rows.size());
+  std::vector<uint8_t> aic(records.core_types.size());
+  for (size_t c = 0; c < aic.size(); ++c) aic[c] = records.core_types[c] == "aic";
   for (const TimingRow& row : records.rows) {
     if (!row.has_task_id) continue;
-    runs.push_back(RecordedRun{row.task_id, static_cast<uint32_t>(row.core),
-                               records.CoreType(row.core) == "aic", row.start, row.end});
+    const bool is_aic = row.core >= 0 && static_cast<size_t>(row.core) < aic.size() &&
+                        aic[static_cast<size_t>(row.core)];
+    runs.push_back(
+        RecordedRun{row.task_id, static_cast<uint32_t>(row.core), is_aic, row.start, row.end});
   }
   return runs;
 }
 
 RecordedSpan MeasureRecordedSpan(const DepGraph& graph, const std::vector<RecordedRun>& runs) {
   RecordedSpan span;
-  std::vector<TaskId> seen;
+  std::vector<uint8_t> seen(graph.tasks.size(), 0);
+  TaskId last_id = 0;
+  const Task* last = nullptr;
   for (const RecordedRun& run : runs) {
-    if (!graph.FindTask(run.task)) continue;
+    // Rows come grouped by core, a task's blocks often next to each other: reuse the lookup.
+    if (!last || run.task != last_id) {
+      last = graph.FindTask(run.task);
+      last_id = run.task;
+    }
+    if (!last) continue;
     if (span.runs == 0 || run.start < span.first_start) span.first_start = run.start;
     if (span.runs == 0 || run.end > span.last_end) span.last_end = run.end;
     ++span.runs;
-    seen.push_back(run.task);
+    const size_t t = static_cast<size_t>(last - graph.tasks.data());
+    span.tasks += seen[t] ? 0 : 1;
+    seen[t] = 1;
   }
-  std::sort(seen.begin(), seen.end());
-  span.tasks = static_cast<uint64_t>(std::unique(seen.begin(), seen.end()) - seen.begin());
   return span;
 }
 
@@ -329,6 +342,16 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
   *sources = WorkSources();
   const size_t task_count = graph.tasks.size();
   // Recorded runs grouped by task id, each task's sorted by (aic first, start, core).
+  const IdDisplay display = graph.Display();
+  for (const RecordedRun& r : recorded) {
+    if (r.end < r.start || r.end - r.start > kMaxTicks) {
+      if (!graph.FindTask(r.task)) continue;  // not simulated: its times do not matter
+      *err = "records: task " + FormatTaskId(r.task, display) + " has a run on core " +
+             std::to_string(r.core) + " from " + std::to_string(r.start) + " to " +
+             std::to_string(r.end) + " ticks (it must end after it starts, within 2^40 ticks)";
+      return false;
+    }
+  }
   std::vector<RecordedRun> runs = recorded;
   std::sort(runs.begin(), runs.end(), [](const RecordedRun& a, const RecordedRun& b) {
     return std::tie(a.task, b.aic, a.start, a.core) < std::tie(b.task, a.aic, b.start, b.core);
@@ -352,7 +375,6 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
     }
     i = j;
   }
-  const IdDisplay display = graph.Display();
   work->first.assign(task_count + 1, 0);
   work->delay.assign(task_count, 0);
   const char* slot_names[3] = {"aic", "aiv0", "aiv1"};
@@ -395,7 +417,9 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
         if (!(slots >> s & 1)) continue;
         const int64_t kernel = task.kernel_ids[s];
         const bool aic = s == 0;
-        const std::string* kernel_name = names.Find(kernel);
+        // Names are looked up only when the overrides name kernels (or for a message).
+        const std::string* kernel_name =
+            overrides.kernel_names.empty() ? nullptr : names.Find(kernel);
         int64_t ticks = -1;
         if (auto it = overrides.kernel_ids.find(kernel); it != overrides.kernel_ids.end()) {
           ticks = it->second;
@@ -411,6 +435,12 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
           used_records = true;
         } else if (!aic && aiv_rows > 0) {
           const RecordedRun& r = aic_end[(b * aiv_slots + aiv_seen) % aiv_rows];
+          ticks = r.end - r.start;
+          used_records = true;
+        } else if (aic_rows + aiv_rows > 0 && (slots & (slots - 1))) {
+          // A MIX task recorded on one core type only (one row per block): its other slots
+          // take the block's row of that type.
+          const RecordedRun& r = aic_rows ? lo[b % aic_rows] : aic_end[b % aiv_rows];
           ticks = r.end - r.start;
           used_records = true;
         } else if (auto mt = means.find({aic, kernel}); mt != means.end()) {
@@ -432,7 +462,8 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
         } else {
           *err = "task " + FormatTaskId(task.id, display) + ": no run time for its " +
                  slot_names[s] + " kernel " + std::to_string(kernel) +
-                 (kernel_name ? " (" + QuoteForMessage(*kernel_name) + ")" : std::string()) +
+                 (names.Find(kernel) ? " (" + QuoteForMessage(*names.Find(kernel)) + ")"
+                                     : std::string()) +
                  " (no recorded run, no kernel time, no default)";
           return false;
         }

@@ -109,11 +109,13 @@ struct WorkSources {
 /// Resolves every task's runs. Per active slot of a task, the first that applies:
 /// `overrides.tasks[id]`; `overrides` by kernel id, then by kernel name; the task's recorded
 /// runs (rows of the slot's core type in start order: block b's AIC run is the b-th AIC row,
-/// its AIV runs the next AIV rows); the mean recorded run of the slot's kernel over all tasks;
-/// the machine's `task_dur` (by id, then by local index), its `dur` by kernel id;
+/// its AIV runs the next AIV rows; a MIX task recorded on one core type only, one row per
+/// block, gives that row to all the block's slots); the mean recorded run of the slot's kernel over
+/// all tasks; the machine's `task_dur` (by id, then by local index), its `dur` by kernel id;
 /// `overrides.fallback`. The machine's delays fill TaskWork::delay. False with a one-line message
-/// naming the first task and slot that has no time. Cost: O(T log T + R log R) for T tasks and R
-/// recorded runs.
+/// naming the first task and slot that has no time, or a recorded run of a task of the graph
+/// that ends before it starts or lasts more than 2^40 ticks. Cost: O(T log T + R log R) for T
+/// tasks and R recorded runs.
 bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTable& overrides,
                    const std::vector<RecordedRun>& recorded, const MachineDescription& machine,
                    TaskWork* work, WorkSources* sources, std::string* err);
