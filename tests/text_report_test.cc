@@ -89,5 +89,40 @@ TEST(TextReport, RingIdsSwitchEveryIdToPairs) {  // acceptance case 7
   EXPECT_FALSE(Contains(r, "  -> (1, 2)"));
 }
 
+// What a perf sidecar changes (spec/timing.md §5): its tasks become nodes, isolated ones
+// included (an unknown id as alloc, a dummy as dummy), counted in tasks:, switching the ids to
+// (ring, local) when one is on another ring, and `perf_sidecar: yes` without any kernel slot.
+TEST(TextReport, PerfSidecarTasksBecomeNodes) {
+  DepGraph g = LoadText(R"({"tasks":[{"task_id":5,"kernel_ids":[-1,-1,-1]},
+    {"task_id":6,"kernel_ids":[-1,-1,-1]}],"edges":[{"pred":1,"succ":2}]})");
+  const TaskId ring1 = (TaskId{1} << 32) | 7;
+  PerfSidecar perf;
+  for (TaskId id : {TaskId{5}, ring1}) {
+    PerfTask t;
+    t.id = id;
+    t.core_type = "aiv";
+    perf.tasks.push_back(t);
+  }
+  AddIsolatedNodes(&g, perf.TaskIds());
+  EdgeSelection s = SelectEdges(g, ReduceStructurally(g), EdgeMode::kFull);
+  std::ostringstream out;
+  WriteTextReport(g, s, ResolveTaskLabels(g, NameMap(), &perf), "deps.json", out);
+  EXPECT_EQ(out.str(),
+            "SUMMARY\n  source_deps_json: deps.json\n  tasks: 4\n  unique_task_edges: 1\n"
+            "  annotated_edges: 1\n  tensors: 0\n  perf_sidecar: yes\n  func_name_map: no\n\n"
+            "TASK INDEX\n"
+            "TASK (0, 1) kind=alloc func_id=none fanin=0 fanout=1\n"
+            "TASK (0, 2) kind=alloc func_id=none fanin=1 fanout=0\n"
+            "TASK (0, 5) kind=dummy func_id=none fanin=0 fanout=0\n"
+            "TASK (1, 7) kind=alloc func_id=none fanin=0 fanout=0\n"
+            "\n=== TASK (0, 1) kind=alloc func_id=none ===\nFANIN 0\nFANOUT 1\n  -> (0, 2)\n"
+            "\n=== TASK (0, 2) kind=alloc func_id=none ===\nFANIN 1\n  <- (0, 1)\nFANOUT 0\n"
+            "\n=== TASK (0, 5) kind=dummy func_id=none ===\nFANIN 0\nFANOUT 0\n"
+            "\n=== TASK (1, 7) kind=alloc func_id=none ===\nFANIN 0\nFANOUT 0\n");
+  // Without the sidecar the same graph says perf_sidecar: no (no kernel slot anywhere).
+  EXPECT_TRUE(Contains(Report(R"({"tasks":[{"task_id":5,"kernel_ids":[-1,-1,-1]}],
+    "edges":[{"pred":1,"succ":2}]})"), "  perf_sidecar: no\n"));
+}
+
 }  // namespace
 }  // namespace depgraph

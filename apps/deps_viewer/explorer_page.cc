@@ -1,5 +1,6 @@
 #include "explorer_page.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -24,6 +25,13 @@ class Sink {
   void Int(int64_t v) {
     char tmp[24];
     auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+    buf_.append(tmp, r.ptr);
+  }
+  // A non-negative number rounded to 3 decimals, shortest form ("12.34", "0.02", "7").
+  void Milli(double v) {
+    const double rounded = std::round(v * 1000.0) / 1000.0;
+    char tmp[32];
+    auto r = std::to_chars(tmp, tmp + sizeof tmp, rounded);
     buf_.append(tmp, r.ptr);
   }
   void UInt(uint64_t v) {
@@ -145,15 +153,45 @@ const char* ModeKey(EdgeMode mode) {
   }
 }
 
+// The perf sidecar's facts per node: `perf` {level, freq}, `dur` and `t0` (µs, -1 for a
+// node without records) and `nb` (records merged, 0 without).
+void WritePerfData(const DepGraph& graph, const PerfSidecar& perf, Sink& s) {
+  const size_t v = graph.nodes.size();
+  std::vector<const PerfTask*> timed(v, nullptr);
+  for (size_t i = 0; i < v; ++i) timed[i] = perf.Find(graph.nodes[i]);
+  s.Lit(",\"perf\":{\"level\":");
+  s.Int(perf.level);
+  s.Lit(",\"freq\":");
+  s.Int(perf.clock_freq_hz);
+  s.Lit("}");
+  for (const char* key : {"dur", "t0"}) {
+    const bool duration = key[0] == 'd';
+    s.Lit(",\"");
+    s.Lit(key);
+    s.Lit("\":[");
+    for (size_t i = 0; i < v; ++i) {
+      if (i) s.Lit(",");
+      if (timed[i] == nullptr) {
+        s.Lit("-1");
+      } else {
+        s.Milli(std::max(0.0, duration ? timed[i]->duration_us : timed[i]->start_us));
+      }
+      s.MaybeFlush();
+    }
+    s.Lit("]");
+  }
+  IntArray(s, "nb", v, [&](size_t i) { return timed[i] ? int64_t{timed[i]->blocks} : 0; });
+}
+
 }  // namespace
 
 void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labels,
                        const StructuralReduction& reduction, const ExplorerPageOptions& options,
                        std::ostream& out, ExplorerPageSummary* summary) {
   const size_t v = graph.nodes.size(), e = graph.pairs.size();
-  const EdgeSelection reduced = SelectEdges(graph, reduction, EdgeMode::kReduced);
-  const EdgeSelection dataflow = SelectEdges(graph, reduction, EdgeMode::kReducedDataflow);
-  const EdgeSelection retained = SelectEdges(graph, reduction, EdgeMode::kRetained);
+  const EdgeSelection reduced = SelectEdges(graph, reduction, EdgeMode::kReduced, options.threads);
+  const EdgeSelection dataflow = SelectEdges(graph, reduction, EdgeMode::kReducedDataflow, options.threads);
+  const EdgeSelection retained = SelectEdges(graph, reduction, EdgeMode::kRetained, options.threads);
   summary->full = e;
   summary->reduced = reduced.shown_count;
   summary->reduced_dataflow = dataflow.shown_count;
@@ -253,6 +291,7 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
     s.MaybeFlush();
   }
   s.Lit("]");
+  if (options.perf != nullptr) WritePerfData(graph, *options.perf, s);
 
   s.Lit(",\"pairs\":[");
   for (size_t p = 0; p < e; ++p) {

@@ -12,6 +12,7 @@
 #include "depgraph/edge_mode.h"
 #include "depgraph/graph.h"
 #include "depgraph/json_writer.h"  // AppendScriptSafeJsonString, used for the page data
+#include "depgraph/perf_sidecar.h"
 #include "depgraph/reduction.h"
 #include "depgraph/task_label.h"
 
@@ -25,6 +26,10 @@ struct ExplorerPageOptions {
   /// Per-task details (kernel ids, arguments, tensors, per-row edge facts). Off for graphs
   /// too large for a browser to hold them (see kExplorerDetailsMaxTasks).
   bool task_details = true;
+  unsigned threads = 0;  ///< threads of the dataflow proof (0 = every core); output unchanged
+  /// The perf sidecar: per task duration, start and block count (`dur`, `t0`, `nb`) for the
+  /// panel, the tooltip, the duration colouring and the critical path's weights. Null: none.
+  const PerfSidecar* perf = nullptr;
 };
 
 /// Above this many tasks the viewer writes the page without per-task details (measured:

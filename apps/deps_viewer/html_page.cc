@@ -98,6 +98,7 @@ std::string NameHint(const DepGraph& graph, const TaskLabel& label, uint32_t nod
   if (label.kind == TaskKind::kAlloc) return "alloc";
   if (label.kind == TaskKind::kDummy) return "dummy";
   if (!label.func_name.empty()) return label.func_name;
+  if (label.perf) return "f-1";  // the sidecar's kernel id is always -1 (reference quirk)
   if (const Task* task = graph.TaskOfNode(node)) {
     for (int64_t id : task->kernel_ids) {
       if (id < 0) continue;

@@ -12,6 +12,7 @@
 #include "depgraph/input_file.h"
 #include "depgraph/load_deps.h"
 #include "depgraph/name_map.h"
+#include "depgraph/perf_sidecar.h"
 #include "depgraph/reduction.h"
 #include "depgraph/task_label.h"
 #include "depgraph/text_report.h"
@@ -24,31 +25,6 @@ namespace depgraph {
 namespace {
 
 bool IsReductionMode(EdgeMode mode) { return mode != EdgeMode::kFull; }
-
-// The reference tool's headline for each reduction mode.
-std::string Headline(EdgeMode mode, size_t listed, size_t total) {
-  const std::string r = std::to_string(listed), e = std::to_string(total),
-                    k = std::to_string(total - listed);
-  switch (mode) {
-    case EdgeMode::kReduced:
-      return "Transitive reduction: removed " + r + " redundant edge(s) of " + e + " (" + k +
-             " kept)";
-    case EdgeMode::kOmitted:
-      return "Redundant edges only: showing " + r + " redundant edge(s) of " + e;
-    case EdgeMode::kReducedDataflow:
-      return "Dataflow-verified transitive reduction: removed " + r + " redundant edge(s) of " +
-             e + " (" + k + " kept)";
-    case EdgeMode::kOmittedDataflow:
-      return "Dataflow-verified redundant edges only: showing " + r + " redundant edge(s) of " +
-             e;
-    case EdgeMode::kRetained:
-      return "Creator-retained redundant edges only: showing " + r + " redundant edge(s) of " +
-             e;
-    case EdgeMode::kFull:
-      break;
-  }
-  return "";
-}
 
 // "3 -> 7 -> 3": a cycle's tasks as the reports print ids.
 std::string CyclePath(const DepGraph& graph, const std::vector<uint32_t>& cycle, IdDisplay rings) {
@@ -94,6 +70,30 @@ class LoadProgress {
   bool shown_ = false;
 };
 
+// Name of the perf sidecar deps_viewer reads beside its input (never l2_perf_records.json).
+constexpr const char* kPerfSidecarName = "chip_swimlane_records.json";
+
+// Loads the perf sidecar at `path` if one exists there, as the reference viewer does: its
+// reader's warnings and a "couldn't read" warning go to `err` and leave *perf without tasks;
+// false (with the error printed) only for what crashes the reference (exit 1).
+bool LoadPerfSidecarIfPresent(const std::string& path, PerfSidecar* perf, std::ostream& err) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return true;
+  std::string error;
+  switch (LoadPerfSidecar(path, perf, &error)) {
+    case PerfSidecarStatus::kOk:
+      for (const std::string& line : perf->warnings) err << line << "\n";
+      return true;
+    case PerfSidecarStatus::kUnreadable:
+      err << "Warning: couldn't read " << path << ": " << error << "\n";
+      return true;
+    case PerfSidecarStatus::kInvalid:
+      err << "error: " << error << "\n";
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err,
@@ -117,7 +117,10 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   DepGraph graph;
   std::string error;
   LoadProgress progress(err, err_is_terminal, source);
-  bool loaded = LoadDepsJson(input, &graph, &error, [&](double f) { progress(f); });
+  LoadOptions load_options;
+  load_options.threads = options.threads;
+  bool loaded =
+      LoadDepsJson(input, &graph, &error, load_options, [&](double f) { progress(f); });
   progress.Done();
   if (!loaded) {
     err << "error: " << error << "\n";
@@ -139,7 +142,12 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
         return 1;
     }
   }
-  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
+  // Tasks of the perf sidecar become nodes even without edges (spec/timing.md §5).
+  const std::string perf_path = JoinPath(ParentPath(source), kPerfSidecarName);
+  PerfSidecar perf;
+  if (!LoadPerfSidecarIfPresent(perf_path, &perf, err)) return 1;
+  AddIsolatedNodes(&graph, perf.TaskIds());
+  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names, &perf);
 
   const bool reducing = IsReductionMode(options.edge_mode);
   const HtmlLayoutChoice layout = ChooseHtmlLayout(options, graph);
@@ -151,13 +159,13 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   }
   StructuralReduction reduction;
   if (reducing || options.stats || layout.explorer) {
-    reduction = ReduceStructurally(graph);
+    reduction = ReduceStructurally(graph, options.threads);
   } else if (options.strict) {
     // --strict needs to know about a cycle in full mode too; Kahn's order is enough.
     std::vector<uint32_t> order;
     reduction.is_dag = TopologicalOrder(graph, &order, &reduction.cycle);
   }
-  const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode);
+  const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode, options.threads);
   const IdDisplay rings = graph.Display();
 
   std::string stem = "deps_viewer";
@@ -169,6 +177,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
                                  : NormalizePath(options.output);
 
   RenderRequest request{graph, labels, selection, source, options};
+  if (!perf.tasks.empty()) request.perf = &perf;
   request.progress = &err;
   request.progress_is_terminal = err_is_terminal;
   ExplorerPageSummary explorer;
@@ -179,7 +188,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   std::string summary;
   AtomicFile file;
   // The default output name can be the input's too (`deps_viewer deps_viewer.txt`).
-  if (!CheckOutputIsNotAnInput(output, {input, names_path}, &error) || !file.Open(output, &error) ||
+  if (!CheckOutputIsNotAnInput(output, {input, names_path, perf_path}, &error) || !file.Open(output, &error) ||
       !RenderOutput(request, file.stream(), &summary, &error) || !file.Commit(&error)) {
     err << "error: " << error << "\n";
     return 1;
@@ -191,7 +200,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
         << EdgeModeName(options.edge_mode) << " ignored)\n";
     err << "cycle: " << CyclePath(graph, reduction.cycle, rings) << "\n";
   } else if (reducing) {
-    out << Headline(options.edge_mode, selection.listed.size(), graph.pairs.size()) << "\n";
+    out << EdgeModeHeadline(options.edge_mode, selection.listed.size(), graph.pairs.size()) << "\n";
     if (options.explain && options.edge_mode == EdgeMode::kReduced &&
         selection.retained_count > 0) {
       out << "(" << selection.retained_count
@@ -223,7 +232,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
       GraphMetrics metrics = ComputeGraphMetrics(graph);
       size_t retained = 0;
       if (options.edge_mode != EdgeMode::kReduced && options.edge_mode != EdgeMode::kRetained) {
-        retained = SelectEdges(graph, reduction, EdgeMode::kReduced).retained_count;
+        retained = SelectEdges(graph, reduction, EdgeMode::kReduced, options.threads).retained_count;
       } else {
         retained = selection.retained_count;
       }

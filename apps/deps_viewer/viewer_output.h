@@ -7,6 +7,7 @@
 
 #include "depgraph/edge_mode.h"
 #include "depgraph/graph.h"
+#include "depgraph/perf_sidecar.h"
 #include "depgraph/reduction.h"
 #include "depgraph/task_label.h"
 #include "explorer_page.h"
@@ -21,6 +22,8 @@ struct RenderRequest {
   const EdgeSelection& selection;
   const std::string& source;  ///< normalised input path, printed in reports
   const ViewerOptions& options;
+  /// The perf sidecar's tasks, when it has any: the explorer page shows their durations.
+  const PerfSidecar* perf = nullptr;
   /// html only: write the explorer page (needs `reduction`) and fill this with its counts.
   ExplorerPageSummary* explorer = nullptr;
   const StructuralReduction* reduction = nullptr;  ///< ReduceStructurally(graph)

@@ -138,6 +138,41 @@ IdDisplay DepGraph::Display() const {
   return UsesRings() ? IdDisplay::kRing : IdDisplay::kLocal;
 }
 
+void AddIsolatedNodes(DepGraph* graph, std::vector<TaskId> ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  ids.erase(std::remove_if(ids.begin(), ids.end(),
+                           [&](TaskId id) { return graph->FindNode(id) >= 0; }),
+            ids.end());
+  if (ids.empty()) return;
+  const std::vector<TaskId>& old_nodes = graph->nodes;
+  std::vector<TaskId> nodes(old_nodes.size() + ids.size());
+  std::merge(old_nodes.begin(), old_nodes.end(), ids.begin(), ids.end(), nodes.begin());
+  // New index of every old node: the merge keeps their order.
+  std::vector<uint32_t> renumber(old_nodes.size());
+  std::vector<int32_t> node_task(nodes.size(), -1);
+  for (size_t n = 0, old = 0; n < nodes.size(); ++n) {
+    if (old < old_nodes.size() && old_nodes[old] == nodes[n]) {
+      renumber[old] = static_cast<uint32_t>(n);
+      node_task[n] = graph->node_task[old];
+      ++old;
+    } else if (const Task* task = graph->FindTask(nodes[n])) {
+      node_task[n] = static_cast<int32_t>(task - graph->tasks.data());
+    }
+  }
+  for (Pair& pair : graph->pairs) {
+    pair.pred = renumber[pair.pred];
+    pair.succ = renumber[pair.succ];
+  }
+  graph->nodes = std::move(nodes);
+  graph->node_task = std::move(node_task);
+  std::vector<std::pair<uint32_t, uint32_t>> edge_list;
+  edge_list.reserve(graph->pairs.size());
+  for (const Pair& p : graph->pairs) edge_list.emplace_back(p.pred, p.succ);
+  graph->graph = PairGraph(boost::edges_are_unsorted_multi_pass, edge_list.begin(),
+                           edge_list.end(), graph->nodes.size());
+}
+
 std::string FormatTaskId(TaskId id, IdDisplay display) {
   if (display != IdDisplay::kHbgSpace) return FormatTaskId(id, display == IdDisplay::kRing);
   const uint64_t space = id >> 62, parent = (id >> 32) & 0xFFFFF;

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "depgraph/message_quote.h"
+
 namespace depgraph {
 
 namespace {
@@ -115,6 +117,19 @@ bool ReadInputFile(const std::string& path, uint64_t max_bytes, std::string* con
   }
   *error = InputFileError{};
   return true;
+}
+
+std::string PythonOpenErrorMessage(const std::string& path, const InputFileError& error) {
+  switch (error.status) {
+    case InputFileStatus::kCannotOpen:
+    case InputFileStatus::kReadError:
+      return "[Errno " + std::to_string(error.sys_errno) + "] " + std::strerror(error.sys_errno) +
+             ": '" + EscapeForMessage(path) + "'";
+    case InputFileStatus::kDirectory:
+      return "[Errno 21] Is a directory: '" + EscapeForMessage(path) + "'";
+    default:
+      return error.message;
+  }
 }
 
 bool SameFile(const std::string& a, const std::string& b) {

@@ -1,6 +1,5 @@
 #include "depgraph/name_map.h"
 
-#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -31,18 +30,13 @@ NameMapStatus LoadNameMap(const std::string& path, NameMap* map, std::string* er
   std::string text;
   InputFileError read_error;
   if (!ReadInputFile(path, kMaxSmallInputBytes, &text, &read_error)) {
+    *err = PythonOpenErrorMessage(path, read_error);
     switch (read_error.status) {
       case InputFileStatus::kCannotOpen:
       case InputFileStatus::kReadError:
-        // Python's wording, as the reference tool prints it.
-        *err = "[Errno " + std::to_string(read_error.sys_errno) + "] " +
-               std::strerror(read_error.sys_errno) + ": '" + EscapeForMessage(path) + "'";
-        return NameMapStatus::kUnreadable;
       case InputFileStatus::kDirectory:
-        *err = "[Errno 21] Is a directory: '" + EscapeForMessage(path) + "'";
-        return NameMapStatus::kUnreadable;
+        return NameMapStatus::kUnreadable;  // Python's wording, as the reference tool prints it
       default:  // a FIFO, a device, an oversized file: refused, never read
-        *err = read_error.message;
         return NameMapStatus::kInvalid;
     }
   }

@@ -104,7 +104,10 @@ void WriteTextReport(const DepGraph& graph, const EdgeSelection& selection,
   bool any_active = false;
   for (const Task& task : graph.tasks) any_active = any_active || task.HasActiveKernel();
   bool any_name = false;
-  for (const TaskLabel& label : labels) any_name = any_name || !label.func_name.empty();
+  for (const TaskLabel& label : labels) {
+    any_name = any_name || !label.func_name.empty();
+    any_active = any_active || label.perf;  // "perf metadata" is the sidecar's or the slots'
+  }
 
   // The buffer grows to at most 1 MiB before each flush; small reports reserve what they need.
   std::string buf;

@@ -64,9 +64,62 @@
     return out;
   }
   const MAX_HUES = 48;
+  // Duration colouring: a sequential scale from pale yellow (short) to red (long), in
+  // DURATION_STEPS steps; tasks without timing records grey.
+  const DURATION_ANCHORS = [[255, 244, 196], [253, 211, 138], [252, 163, 93], [242, 107, 67],
+    [215, 48, 31]];
+  const DURATION_STEPS = 24;
+  const NO_TIMING = '#D4D4D4';
+  function durationPalette() {
+    const out = [];
+    for (let k = 0; k < DURATION_STEPS; k++) {
+      const t = k / (DURATION_STEPS - 1) * (DURATION_ANCHORS.length - 1);
+      const a = DURATION_ANCHORS[Math.floor(t)], b = DURATION_ANCHORS[Math.min(Math.floor(t) + 1,
+        DURATION_ANCHORS.length - 1)], f = t - Math.floor(t);
+      out.push('rgb(' + a.map((v, c) => Math.round(v + (b[c] - v) * f)).join(',') + ')');
+    }
+    return out;
+  }
+  // Colours by duration: linear between the shortest and the longest task, or logarithmic
+  // when they differ by more than 20 times. Writes its own legend (a colour bar).
+  function durationColours() {
+    const col = st.colour, pal = durationPalette().concat([NO_TIMING]);
+    let lo = Infinity, hi = 0, timed = 0, minPositive = Infinity;
+    for (let i = 0; i < g.n; i++) {
+      const v = g.dur[i];
+      if (v < 0) continue;
+      timed++;
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+      if (v > 0) minPositive = Math.min(minPositive, v);
+    }
+    const log = minPositive < Infinity && hi / minPositive > 20;
+    const base = log ? minPositive : lo;
+    const f = (v) => (log ? Math.log(Math.max(v, minPositive) / base) : v - base);
+    const span = timed ? f(hi) : 0;
+    for (let i = 0; i < g.n; i++) {
+      const v = g.dur[i];
+      col[i] = v < 0 ? DURATION_STEPS
+        : span > 0 ? Math.min(DURATION_STEPS - 1, Math.floor(f(v) / span * DURATION_STEPS)) : 0;
+    }
+    st.palette = pal;
+    const bar = 'linear-gradient(to right,' + pal.slice(0, DURATION_STEPS).join(',') + ')';
+    $('legend').innerHTML = '<div><b>duration</b> <span class="note">' +
+      (log ? 'log scale' : 'linear scale') + '</span></div>' +
+      (timed ? '<div class="duration-bar" style="background:' + bar + '"></div>' +
+        '<div class="duration-ends"><span>' + esc(formatUs(base)) + '</span><span>' +
+        esc(formatUs(hi)) + '</span></div>' : '') +
+      '<div class="item"><span class="note">' + fmt(timed) + ' timed tasks</span></div>' +
+      (timed < g.n ? '<div class="item"><span class="sw" style="background:' + NO_TIMING +
+        '"></span>no timing records <span class="note">' + fmt(g.n - timed) + '</span></div>' : '');
+  }
+  function colourOrder() {
+    return g.dur ? ['core', 'kernel', 'ring', 'scope', 'duration'] : ['core', 'kernel', 'ring', 'scope'];
+  }
   function computeColours() {
     const col = st.colour, by = st.colourBy, legend = [];
     let pal;
+    if (by === 'duration') return durationColours();
     if (by === 'core') {
       pal = ['#66A3FF', '#FFB366', '#66CC99', '#EAEAEA', '#E0E0E0'];
       const names = ['aic', 'aiv', 'mix (aic + aiv)', 'alloc', 'dummy / no kernel'];
@@ -115,11 +168,18 @@
         (g.names.length > MAX_HUES ? ' (colours repeat)' : '') + '</div>' : '');
   }
   function setColourBy(by) {
-    if (!['core', 'kernel', 'ring', 'scope'].includes(by)) return;
+    if (!colourOrder().includes(by)) return false;
+    if (by !== 'duration') st.lastColourBy = by;
     st.colourBy = by;
     $('color-by').value = by;
     computeColours();
     R.invalidate();
+    return true;
+  }
+  // Key t: duration colouring on, or back to the colouring before it.
+  function toggleDuration() {
+    if (!g.dur) return setNote('no timings: this capture has no chip_swimlane_records.json');
+    setColourBy(st.colourBy === 'duration' ? st.lastColourBy || 'core' : 'duration');
   }
 
   // ---- highlights: ancestors / descendants, path, critical path ----
@@ -201,8 +261,11 @@
     st.hlKind = 'critical';
     markPath(path, 4);
     $('critical').classList.add('on');
+    let total = 0;
+    if (g.weight) for (const i of path) total += g.weight[i];
     setNote('critical path: ' + Math.max(0, path.length - 1) + ' edges, ' + path.length +
-      ' tasks' + (path.length ? ' (' + displayId(g, path[0]) + ' \u2192 ' +
+      ' tasks' + (g.weight ? ', ' + formatUs(total) + ' of task time' : '') +
+      (path.length ? ' (' + displayId(g, path[0]) + ' \u2192 ' +
         displayId(g, path[path.length - 1]) + ')' : ''));
     R.invalidate();
   }
@@ -238,6 +301,11 @@
     if (det) kv.push(['kernel ids', 'aic ' + det.kids[0] + ', aiv0 ' + det.kids[1] + ', aiv1 ' + det.kids[2]]);
     if (g.kind[i] !== 2) {
       kv.push(['block_num', g.block.get(i) || 1], ['scope', g.manual[i] ? 'manual' : 'auto']);
+    }
+    if (g.dur) {
+      kv.push(['duration', g.dur[i] < 0 ? 'no timing records' : durationText(g, i) +
+        ' (starts at ' + formatUs(g.t0[i]) + ', ' + fmt(g.nb[i]) + ' record' +
+        (g.nb[i] === 1 ? '' : 's') + ')']);
     }
     let html = '<button class="close" title="close (Esc)">\u00d7</button>' +
       '<h3>' + esc(nodeLabel(g, i)) + '</h3><table class="kv">' +
@@ -350,9 +418,10 @@
     const i = R.hitTest(hoverAt.x, hoverAt.y);
     if (i < 0) { tip.hidden = true; canvas.style.cursor = ''; return; }
     canvas.style.cursor = 'pointer';
+    const duration = durationText(g, i);
     tip.textContent = nodeLabel(g, i) + ' \u2014 ' + KIND_NAMES[g.kind[i]] +
       (g.kind[i] === 0 ? ', ' + CORE_NAMES[g.core[i]] : '') + ', ' + (g.inOff[i + 1] - g.inOff[i]) +
-      ' in / ' + (g.outOff[i + 1] - g.outOff[i]) + ' out';
+      ' in / ' + (g.outOff[i + 1] - g.outOff[i]) + ' out' + (duration ? ', ' + duration : '');
     tip.style.left = (hoverAt.x + 14) + 'px';
     tip.style.top = (hoverAt.y + 14) + 'px';
     tip.hidden = false;
@@ -488,9 +557,10 @@
       'p': showPath, 'c': toggleCritical,
       'm': () => setMode(MODES[(MODES.indexOf(st.mode) + 1) % MODES.length]),
       'k': () => {
-        const order = ['core', 'kernel', 'ring', 'scope'];
+        const order = colourOrder();
         setColourBy(order[(order.indexOf(st.colourBy) + 1) % order.length]);
       },
+      't': toggleDuration,
       '1': () => setMode('full'), '2': () => setMode('reduced'),
       '3': () => setMode('reduced_dataflow'), '4': () => setMode('retained'),
       'f': () => R.fit(), '0': () => R.fit(), 'h': () => R.fitHeight(),
@@ -552,8 +622,19 @@
   };
   api.criticalPath = () => { const p = criticalPath(g); return p ? ids(p) : null; };
   api.setColorBy = (by) => setColourBy(by);
+  api.colorBy = () => st.colourBy;
+  api.duration = (id) => {
+    const i = byId(id);
+    return i >= 0 && g.dur && g.dur[i] >= 0 ? g.dur[i] : null;
+  };
 
   // ---- start ----
+  if (g.dur) {
+    const option = document.createElement('option');
+    option.value = 'duration';
+    option.textContent = 'duration (t)';
+    $('color-by').appendChild(option);
+  }
   st.mask = modeMask(g, st.mode);
   $('mode').value = st.mode;
   updateHeader();

@@ -30,9 +30,15 @@ function buildModel(d, readDetails) {
     outOff: new Uint32Array(n + 1), inOff: new Uint32Array(n + 1), inPair: new Uint32Array(m),
     idIndex: null, ringCache: null, displayCache: new Array(n),
     masks: {}, counts: d.counts,
-    // Weight of a task on the critical path: 1 per task today; a per-task duration
-    // (d.dur, same order as ids) replaces it when captures carry timings.
-    weight: d.dur ? Float64Array.from(d.dur) : null,
+    // The perf sidecar's timings (d.dur, d.t0 in µs, -1 for a task without records; d.nb
+    // records merged), when the capture has one.
+    perf: d.perf || null,
+    dur: d.dur ? Float64Array.from(d.dur) : null,
+    t0: d.t0 ? Float64Array.from(d.t0) : null,
+    nb: d.nb ? Uint32Array.from(d.nb) : null,
+    // Weight of a task on the critical path: 1 per task, or its duration when the capture
+    // carries timings (0 for a task without records).
+    weight: d.dur ? Float64Array.from(d.dur, (v) => Math.max(0, v)) : null,
   };
   const kc = d.kc;
   for (let i = 0; i < n; i++) {
@@ -163,6 +169,16 @@ function hbgRawId(text) {
 function kernelName(g, i) {
   const k = g.kern[i];
   return k >= 0 ? g.names[k] : '';
+}
+
+/** "12.34 µs" for a number of µs. */
+function formatUs(v) {
+  return Number(v).toLocaleString('en-US', { maximumFractionDigits: 3 }) + ' \u00b5s';
+}
+
+/** A task's duration as text ("12.34 µs"), or '' when it has no timing records. */
+function durationText(g, i) {
+  return g.dur && g.dur[i] >= 0 ? formatUs(g.dur[i]) : '';
 }
 
 /** Short label: "id · kernel" (or "id · alloc" / "id · dummy"). */

@@ -189,6 +189,13 @@ struct DepGraph {
   std::vector<std::pair<TaskId, uint32_t>> task_index;
 };
 
+/// Makes every id of `ids` a node (ids that are nodes already are skipped), for tasks known
+/// from elsewhere than the edges (the perf sidecar): the new nodes have no pairs; one that
+/// names a tasks[] entry (an isolated dummy) gets it as its task, any other is an alloc node.
+/// Nodes stay sorted by id, so pairs keep their order and rows their pair indices; the pairs'
+/// node indices and the CSR graph are rebuilt. O(V + E + k log k) for k ids.
+void AddIsolatedNodes(DepGraph* graph, std::vector<TaskId> ids);
+
 /// Formats a task id for display: bare local when `rings` is false, "(ring, local)" otherwise.
 std::string FormatTaskId(TaskId id, bool rings);
 /// Formats a task id as `display` says (see IdDisplay). O(1).

@@ -47,6 +47,13 @@ bool CheckRegularInput(const std::string& path, uint64_t* size, InputFileError* 
 bool ReadInputFile(const std::string& path, uint64_t max_bytes, std::string* content,
                    InputFileError* error);
 
+/// The one-line reason Python's open() gives for a refusal it also makes, as the reference
+/// tools print it in their "couldn't read" warnings: a missing or unreadable file
+/// "[Errno 2] No such file or directory: 'x.json'", a directory "[Errno 21] Is a directory:
+/// 'x.json'" (path escaped, depgraph/message_quote.h); for what Python has no refusal of (a
+/// FIFO, a device, an oversized file) `error.message`. O(|path|).
+std::string PythonOpenErrorMessage(const std::string& path, const InputFileError& error);
+
 /// True iff `a` and `b` both exist and are the same file (same st_dev and st_ino after
 /// following symlinks), however they are spelt. Two stat(2) calls.
 bool SameFile(const std::string& a, const std::string& b);

@@ -22,7 +22,9 @@ struct TextReportCounts {
 TextReportCounts CountTextReport(const DepGraph& graph, const EdgeSelection& selection);
 
 /// Writes the SUMMARY / TASK INDEX / per-task blocks byte-compatible with the reference viewer.
-/// `source_path` is printed as given (callers normalise it). `labels` from ResolveTaskLabels.
+/// `source_path` is printed as given (callers normalise it). `labels` from ResolveTaskLabels;
+/// `perf_sidecar: yes` when a task has an active kernel slot or a label is `perf` (the
+/// reference's "merged metadata is non-empty").
 /// O(V + E) time; streams, so memory beyond the graph is O(max degree).
 void WriteTextReport(const DepGraph& graph, const EdgeSelection& selection,
                      const std::vector<TaskLabel>& labels, const std::string& source_path,
