@@ -173,7 +173,7 @@ TEST(PerfSidecar, LevelAndClockCoerceLikePythonInt) {
 // The checks of spec/timing.md §1.4, in order, with the reference reader's messages.
 
 TEST(PerfSidecar, Check1InvalidJson) {
-  EXPECT_EQ(Unreadable("{\"chip_swimlane_level\": 1,"), "line 1:column 27: unexpected end of input");
+  EXPECT_EQ(Unreadable("{\"chip_swimlane_level\": 1,"), "line 1:column 27: expected a string key");
 }
 
 TEST(PerfSidecar, Check2Level) {
