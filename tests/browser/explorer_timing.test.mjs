@@ -117,7 +117,11 @@ async function checkTimings(page, want, { shortest, longest, shot }) {
   await page.locator('#legend .duration-bar').waitFor({ state: 'visible' });
   assert.match(await page.textContent('#legend'), /duration/);
   await page.keyboard.press('l');
-  if (shot) await screenshot(page, shot);
+  if (shot) {
+    await page.keyboard.press('f');
+    await page.waitForTimeout(400);  // still: a sharp frame, not the moving one
+    await screenshot(page, shot);
+  }
   await page.keyboard.press('t');
   assert.equal(await page.evaluate(() => window.explorer.colorBy()), 'core');
   await page.keyboard.press('l');
@@ -157,6 +161,7 @@ describe('Explorer page with timing records', { skip }, () => {
     assert.ok(await page.evaluate(() => window.explorer.duration('21474836487')) > 0);
     assert.equal(await page.evaluate(() => window.explorer.duration('4294967296')), null);
     await page.evaluate((id) => window.explorer.selectTask(id), ends(want).longest);
+    await page.waitForTimeout(400);
     await screenshot(page, 'explorer_timing_small_selected');
     assertNoPageErrors(errors);
     await page.context().close();
@@ -186,12 +191,14 @@ describe('Explorer page with timing records', { skip }, () => {
     assert.ok(want.size > 60000, `${want.size} timed tasks`);
     const { page, errors } = await openPage(session.browser, html, { waitFor: READY });
     await page.selectOption('#color-by', 'duration');
+    await page.waitForTimeout(400);
     await screenshot(page, 'explorer_timing_65536');
     await page.selectOption('#color-by', 'core');
     const { shortest, longest } = ends(want);
     await checkTimings(page, new Map([[shortest, want.get(shortest)], [longest, want.get(longest)]]),
       { shortest, longest, shot: null });
     await page.evaluate((i) => window.explorer.selectTask(i), longest);
+    await page.waitForTimeout(400);
     await screenshot(page, 'explorer_timing_65536_zoomed');
     // A sample of every thousandth task matches the records.
     const sample = [...want.keys()].filter((_, k) => k % 1000 === 0);
