@@ -5,6 +5,7 @@
 //
 //   depgraph_bench --benchmark_filter='Load|Reduce|Select'
 //   DEPGRAPH_BENCH_TASKS=1000000 depgraph_bench --benchmark_filter=Load   # ~1.7 GB in $TMPDIR
+// BM_LoadDepsJson runs with 1 and 2 threads (wall time: UseRealTime).
 #include <benchmark/benchmark.h>
 
 #include <span>
@@ -19,14 +20,17 @@
 
 namespace {
 
+// Arguments: tasks, threads (LoadOptions::threads; 0 = every core).
 void BM_LoadDepsJson(benchmark::State& state) {
   const uint64_t tasks = static_cast<uint64_t>(state.range(0));
+  depgraph::LoadOptions options;
+  options.threads = static_cast<unsigned>(state.range(1));
   depgraph::bench::DecodeInputs& inputs = depgraph::bench::DecodeInputs::Get();
   const std::string& path = inputs.Path(tasks);
   for (auto _ : state) {
     depgraph::DepGraph graph;
     std::string err;
-    if (!depgraph::LoadDepsJson(path, &graph, &err)) {
+    if (!depgraph::LoadDepsJson(path, &graph, &err, options)) {
       state.SkipWithError(err.c_str());
       break;
     }
@@ -90,7 +94,12 @@ const bool kRegistered = [] {
     for (int64_t n : sizes) bench->Arg(n);
     bench->Unit(benchmark::kMillisecond);
   };
-  with_sizes(benchmark::RegisterBenchmark("BM_LoadDepsJson", BM_LoadDepsJson));
+  benchmark::internal::Benchmark* load = benchmark::RegisterBenchmark("BM_LoadDepsJson",
+                                                                     BM_LoadDepsJson);
+  for (int64_t n : sizes) {
+    for (int64_t threads : {1, 2}) load->Args({n, threads});
+  }
+  load->ArgNames({"tasks", "threads"})->Unit(benchmark::kMillisecond)->UseRealTime();
   with_sizes(benchmark::RegisterBenchmark("BM_ReduceStructurally", BM_ReduceStructurally));
   with_sizes(benchmark::RegisterBenchmark("BM_SelectEdges/reduced", BM_SelectEdges,
                                           depgraph::EdgeMode::kReduced));

@@ -1,6 +1,7 @@
 # depgraph_add_orchestration: build an orchestration source against the runtime shim in one line.
 #
-#   include(DepgraphOrchestration)      # with <depgraph>/cmake on CMAKE_MODULE_PATH
+#   include(DepgraphOrchestration)      # with <depgraph>/cmake on CMAKE_MODULE_PATH, or
+#   find_package(depgraph)              # an installed depgraph: includes this file
 #   depgraph_add_orchestration(my_orch SOURCES my_orch.cpp
 #                              [RUNTIME tensormap_and_ringbuffer|host_build_graph]
 #                              [ARCH a2a3|a5]
@@ -16,9 +17,10 @@
 #
 # The module never carries its own copy of the shim: the shim's C entry points (pto_shim_*) are
 # resolved when orch_runner loads it, so there is exactly one runtime per process. In this tree
-# the headers come from the `pto_shim` target (a shared pto_shim is also linked, which adds a
-# DT_NEEDED on the same library). Elsewhere set DEPGRAPH_SHIM_INCLUDE_DIR to
-# <depgraph>/runtime_shim/include (the default when this file sits in <depgraph>/cmake).
+# the headers come from the `pto_shim` target, after find_package(depgraph) from the installed
+# `depgraph::pto_shim` (a shared shim is also linked, which adds a DT_NEEDED on the same
+# library). Elsewhere set DEPGRAPH_SHIM_INCLUDE_DIR to <depgraph>/runtime_shim/include (the
+# default when this file sits in <depgraph>/cmake).
 
 set(DEPGRAPH_SHIM_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../runtime_shim/include"
     CACHE PATH "Directory holding pto_orchestration_api.h (used when there is no pto_shim target)")
@@ -70,15 +72,21 @@ function(depgraph_add_orchestration target)
     target_include_directories(${target} PRIVATE ${ARG_INCLUDE_DIRECTORIES})
   endif()
 
+  set(_shim "")
   if(TARGET pto_shim)
-    get_target_property(_type pto_shim TYPE)
+    set(_shim pto_shim)
+  elseif(TARGET depgraph::pto_shim)
+    set(_shim depgraph::pto_shim)
+  endif()
+  if(_shim)
+    get_target_property(_type ${_shim} TYPE)
     target_include_directories(${target} PRIVATE
-      $<TARGET_PROPERTY:pto_shim,INTERFACE_INCLUDE_DIRECTORIES>)
+      $<TARGET_PROPERTY:${_shim},INTERFACE_INCLUDE_DIRECTORIES>)
     target_compile_definitions(${target} PRIVATE
-      $<TARGET_PROPERTY:pto_shim,INTERFACE_COMPILE_DEFINITIONS>)
+      $<TARGET_PROPERTY:${_shim},INTERFACE_COMPILE_DEFINITIONS>)
     if(_type STREQUAL "SHARED_LIBRARY")
-      target_link_libraries(${target} PRIVATE pto_shim)
-    else()
+      target_link_libraries(${target} PRIVATE ${_shim})
+    elseif(_shim STREQUAL "pto_shim")
       # Headers only; orch_runner exports the shim's symbols. Build the shim first anyway so a
       # module is never newer than the runner it is tested with.
       add_dependencies(${target} pto_shim)

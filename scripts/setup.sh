@@ -6,7 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake ninja-build pkg-config libboost-graph-dev nlohmann-json3-dev libcli11-dev
-          libgraphviz-dev libgtest-dev libbenchmark-dev chromium)
+          libgraphviz-dev libgtest-dev libbenchmark-dev chromium
+          # the Python module and its tests (docs/python.md), pip's offline wheel build
+          python3-dev pybind11-dev python3-pytest python3-pip python3-setuptools python3-wheel
+          # the Debian package (docs/packaging.md): dpkg-shlibdeps, and `file` for CPack
+          dpkg-dev file)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "graph_generator.h"
 #include "test_util.h"
 
 namespace depgraph {
@@ -116,6 +117,35 @@ TEST_F(DepgraphCliFiles, OutputOverTheDiscoveredNameMapIsRefused) {
   EXPECT_EQ(r.err, "error: name_map_run.json: is the input file ./name_map_run.json; refusing to "
                    "overwrite it\n");
   EXPECT_EQ(ReadFile(dir_.File("name_map_run.json")), R"({"1": "fill"})");
+}
+
+// --threads of audit, diff and query: the same reports for any count; a bad count is a
+// usage error.
+TEST(DepgraphCliThreads, ReportsDoNotDependOnTheThreadCount) {
+  TempDir dir;
+  gen_graph::GenOptions gen;
+  gen.tasks = 2500;  // several blocks of the parallel load
+  gen_graph::GenStats stats;
+  std::string err;
+  ASSERT_TRUE(gen_graph::WriteGraphFile(gen, dir.File("deps.json"), &stats, &err)) << err;
+  for (const char* command :
+       {"audit deps.json --json", "diff deps.json deps.json --json", "query deps.json --grep mm",
+        "query deps.json --task 7 --depth 2"}) {
+    CommandResult one = Depgraph(dir, std::string(command) + " --threads 1");
+    ASSERT_FALSE(one.out.empty()) << command << ": " << one.err;
+    for (const char* threads : {"2", "5", "0"}) {
+      CommandResult more = Depgraph(dir, std::string(command) + " --threads " + threads);
+      EXPECT_EQ(more.exit_code, one.exit_code) << command << " --threads " << threads;
+      EXPECT_EQ(more.out, one.out) << command << " --threads " << threads;
+      EXPECT_EQ(more.err, one.err) << command << " --threads " << threads;
+    }
+  }
+  for (const char* bad : {"audit deps.json --threads lots", "diff deps.json deps.json --threads -2",
+                          "query deps.json --grep mm --threads 99999"}) {
+    CommandResult r = Depgraph(dir, bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--threads"), std::string::npos) << bad << ": " << r.err;
+  }
 }
 
 }  // namespace

@@ -82,5 +82,19 @@ TEST(EdgeMode, CycleFallsBackToFullGraph) {
   EXPECT_FALSE(Select(g, EdgeMode::kFull).cycle_fallback);
 }
 
+TEST(EdgeMode, HeadlineIsTheReferenceToolsLine) {
+  EXPECT_EQ(EdgeModeHeadline(EdgeMode::kReduced, 3, 10),
+            "Transitive reduction: removed 3 redundant edge(s) of 10 (7 kept)");
+  EXPECT_EQ(EdgeModeHeadline(EdgeMode::kOmitted, 3, 10),
+            "Redundant edges only: showing 3 redundant edge(s) of 10");
+  EXPECT_EQ(EdgeModeHeadline(EdgeMode::kReducedDataflow, 4, 10),
+            "Dataflow-verified transitive reduction: removed 4 redundant edge(s) of 10 (6 kept)");
+  EXPECT_EQ(EdgeModeHeadline(EdgeMode::kOmittedDataflow, 4, 10),
+            "Dataflow-verified redundant edges only: showing 4 redundant edge(s) of 10");
+  EXPECT_EQ(EdgeModeHeadline(EdgeMode::kRetained, 1, 10),
+            "Creator-retained redundant edges only: showing 1 redundant edge(s) of 10");
+  EXPECT_EQ(EdgeModeHeadline(EdgeMode::kFull, 0, 10), "");
+}
+
 }  // namespace
 }  // namespace depgraph

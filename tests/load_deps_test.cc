@@ -118,6 +118,32 @@ TEST(LoadDeps, ReadsViewsTensorsAndDuplicatesLastWins) {
   EXPECT_EQ(g.overlap_names[row.overlap], "other");
 }
 
+// Equal shapes and strides are stored once (dim_interner.h): the second task's [2,4] and the
+// row's consumer shape share the first list; a list that only starts the same does not.
+TEST(LoadDeps, StoresEachDistinctDimensionListOnce) {
+  DepGraph g = LoadText(R"({"tasks":[
+    {"task_id":"1","kernel_ids":[1,-1,-1],"args":[{"idx":0,"type":"OUTPUT","tensor_id":"7",
+      "shape":[2,4],"strides":[4,1]}]},
+    {"task_id":"2","kernel_ids":[1,-1,-1],"args":[{"idx":0,"type":"INPUT","tensor_id":"7",
+      "strides":[4,1],"shape":[2,4]},{"idx":1,"type":"INPUT","tensor_id":"7","shape":[2,4,1],
+      "strides":[0]}]}],
+    "edges":[{"pred":"1","succ":"2","arg":0,"source":"tensormap","tensor_id":"7",
+      "consumer_shape":[2,4],"consumer_strides":[4,1,1],"producer_shape":[2,-4]}]})");
+  const TaskArg* first = g.FindArg(*g.FindTask(1), 0);
+  const TaskArg* second = g.FindArg(*g.FindTask(2), 0);
+  const TaskArg* third = g.FindArg(*g.FindTask(2), 1);
+  EXPECT_EQ(second->view.shape.offset, first->view.shape.offset);
+  EXPECT_EQ(second->view.strides.offset, first->view.strides.offset);
+  EXPECT_EQ(g.rows[0].consumer.shape.offset, first->view.shape.offset);
+  ASSERT_EQ(third->view.shape.size, 3u);
+  EXPECT_EQ(std::vector<int64_t>(g.DimData(third->view.shape), g.DimData(third->view.shape) + 3),
+            (std::vector<int64_t>{2, 4, 1}));
+  EXPECT_EQ(third->view.strides.state, FieldState::kInvalid);  // 0 is not a dimension
+  EXPECT_EQ(g.rows[0].producer.shape.state, FieldState::kInvalid);
+  // [2,4], [4,1], [2,4,1], [4,1,1]: 2 + 2 + 3 + 3 elements.
+  EXPECT_EQ(g.dims.size(), 10u);
+}
+
 // One test per class of bad input: the message names the file and the place.
 TEST(LoadDepsErrors, InvalidJsonGivesLineAndColumn) {
   EXPECT_EQ(LoadError("{\"edges\": [\n {\"pred\": 1,}]}"),

@@ -38,7 +38,7 @@ TEST(PyInt, NegativeIdsWrapAndHugeIdsAreRejected) {
 }
 
 TEST(PyInt, SmallIntsRangeCheck) {
-  int64_t v;
+  int64_t v = 0;
   EXPECT_TRUE(ToInt64(PyIntFromString("-3"), &v));
   EXPECT_EQ(v, -3);
   EXPECT_FALSE(ToInt64(PyIntFromString("99999999999999999999"), &v));

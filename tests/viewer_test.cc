@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "graph_generator.h"
 #include "test_util.h"
 
 namespace depgraph {
@@ -445,7 +446,7 @@ TEST(Viewer, HelpExplainsModesExamplesAndExitCodes) {
   for (const char* text : {"usage: deps_viewer", "  full ", "  reduced ", "  omitted ",
                            "  reduced_dataflow ", "  omitted_dataflow ", "  retained ", "creator",
                            "Examples:", "Exit status:", "  3  the graph has a cycle",
-                           "--dot-layout-form", "--layout-timeout", "--version"}) {
+                           "--dot-layout-form", "--layout-timeout", "--threads N", "--version"}) {
     EXPECT_NE(r.out.find(text), std::string::npos) << text;
   }
   size_t longest = 0;
@@ -455,6 +456,36 @@ TEST(Viewer, HelpExplainsModesExamplesAndExitCodes) {
   }
   EXPECT_LE(longest, 100u);
   EXPECT_EQ(Viewer(dir, "-h").out, r.out);
+}
+
+// --threads changes how the input is loaded, never what is written: on a capture of several
+// parse blocks, every output and message is the same for any thread count.
+TEST(Viewer, ThreadsChangeNothingButTime) {
+  TempDir dir;
+  gen_graph::GenOptions gen;
+  gen.tasks = 2500;  // about 4 MiB: several blocks of the parallel load
+  gen_graph::GenStats stats;
+  std::string err;
+  ASSERT_TRUE(gen_graph::WriteGraphFile(gen, dir.File("deps.json"), &stats, &err)) << err;
+  ASSERT_GT(stats.bytes, 3u << 20);
+  for (const char* mode : {"full", "reduced_dataflow"}) {
+    std::string first_out, first_text;
+    for (const char* threads : {"1", "2", "7", "0"}) {
+      const std::string out = std::string("t") + threads + ".txt";
+      CommandResult r = Viewer(dir, std::string("deps.json --stats --edge-mode ") + mode +
+                                        " --threads " + threads + " -o " + out);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const std::string stdout_text = r.out.substr(0, r.out.find("Wrote "));
+      if (first_text.empty()) {
+        first_out = stdout_text;
+        first_text = ReadFile(dir.File(out));
+        ASSERT_FALSE(first_text.empty());
+        continue;
+      }
+      EXPECT_EQ(stdout_text, first_out) << mode << ", --threads " << threads;
+      EXPECT_EQ(ReadFile(dir.File(out)), first_text) << mode << ", --threads " << threads;
+    }
+  }
 }
 
 TEST(Viewer, VersionNamesTheProject) {
@@ -487,6 +518,10 @@ TEST(Viewer, UsageErrorsAreOneLineAndSuggest) {
       {"--e dot", "--e is ambiguous: it could be --edge-mode, --engine or --explain"},
       {"deps.json --format html --layout-timeout soon",
        "--layout-timeout soon: expected a positive number of seconds"},
+      {"deps.json --threads many",
+       "--threads many: expected a number of threads from 0 (every core) to 1024"},
+      {"deps.json --threads=4096",
+       "--threads 4096: expected a number of threads from 0 (every core) to 1024"},
   };
   for (const auto& [args, message] : cases) {
     CommandResult r = Viewer(dir, args);

@@ -6,9 +6,12 @@
 
 namespace depgraph {
 
-bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err) {
+bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err,
+                       unsigned threads) {
   std::string error;
-  if (!LoadDepsJson(path, graph, &error)) {
+  LoadOptions options;
+  options.threads = threads;
+  if (!LoadDepsJson(path, graph, &error, options)) {
     err << "error: " << error << "\n";
     return false;
   }

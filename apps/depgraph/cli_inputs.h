@@ -10,9 +10,10 @@
 
 namespace depgraph {
 
-/// Loads `path` into *graph; on failure prints `error: <one line>` to `err` and returns false.
-/// O(file).
-bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err);
+/// Loads `path` into *graph with `threads` threads (0 = every core; the graph is the same for
+/// any count); on failure prints `error: <one line>` to `err` and returns false. O(file).
+bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err,
+                       unsigned threads = 0);
 
 /// The name map LoadNamesOrReport reads for the capture at `deps_path`: `func_names` when
 /// given, else the newest sibling `name_map*.json`, else "". O(files in the directory).

@@ -16,9 +16,12 @@
 #include "depgraph/task_label.h"
 #include "cli_inputs.h"
 #include "cli_usage.h"
+#include "critical_path_command.h"
 #include "derive_command.h"
 #include "query_command.h"
 #include "run_command.h"
+#include "simulate_command.h"
+#include "wait_sim_command.h"
 
 namespace depgraph {
 
@@ -30,6 +33,7 @@ struct AuditArgs {
   std::string func_names;
   bool json = false;
   size_t max_findings = 20;
+  unsigned threads = 0;
 };
 
 struct DiffArgs {
@@ -39,6 +43,7 @@ struct DiffArgs {
   bool json = false;
   bool closure = false;
   bool by_order = false;
+  unsigned threads = 0;
 };
 
 // Writes `render`'s output to stdout or, atomically, to `path`.
@@ -78,6 +83,14 @@ void AddFuncNamesOption(CLI::App* cmd, std::string* target) {
                   "name_map*.json with kernel names (default: newest sibling name_map*.json)");
 }
 
+// The `--threads N` option of the subcommands that load deps.json (audit, diff, query).
+void AddThreadsOption(CLI::App* cmd, unsigned* target) {
+  cmd->add_option("--threads", *target,
+                  "threads that load and analyse the input (default 0: every core); results are "
+                  "the same for any N")
+      ->check(CLI::Range(0u, 1024u));
+}
+
 int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err) {
   // The name map found beside the input counts as an input too.
   if (!OutputIsNotAnInputOrReport(args.output,
@@ -85,12 +98,14 @@ int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err)
     return 1;
   }
   DepGraph graph;
-  if (!LoadGraphOrReport(args.input, &graph, err)) return 1;
+  if (!LoadGraphOrReport(args.input, &graph, err, args.threads)) return 1;
   NameMap names;
   if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
   std::string error;
   AuditResult result;
-  if (!RunAudit(graph, AuditOptions{}, &result, &error)) {
+  AuditOptions audit_options;
+  audit_options.threads = args.threads;
+  if (!RunAudit(graph, audit_options, &result, &error)) {
     err << "error: " << args.input << ": " << error << "\n";
     return 1;
   }
@@ -116,10 +131,14 @@ int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err)
 int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
   if (!OutputIsNotAnInputOrReport(args.output, {args.a, args.b}, err)) return 1;
   DepGraph a, b;
-  if (!LoadGraphOrReport(args.a, &a, err) || !LoadGraphOrReport(args.b, &b, err)) return 1;
+  if (!LoadGraphOrReport(args.a, &a, err, args.threads) ||
+      !LoadGraphOrReport(args.b, &b, err, args.threads)) {
+    return 1;
+  }
   DiffOptions options;
   options.by_order = args.by_order;
   options.closure = args.closure;
+  options.threads = args.threads;
   GraphDiff diff;
   std::string error;
   if (!DiffGraphs(a, b, options, args.a, args.b, &diff, &error)) {
@@ -188,6 +207,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   audit_cmd->add_option("--max-findings", audit.max_findings,
                         "race groups and false serialization findings listed in the text report "
                         "(default 20; 0 = all; --json always has every finding)");
+  AddThreadsOption(audit_cmd, &audit.threads);
 
   DiffArgs diff;
   CLI::App* diff_cmd = app.add_subcommand(
@@ -201,6 +221,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                      "match tasks by submit order instead of by id");
   diff_cmd->add_flag("--json", diff.json, "write JSON (schema depgraph-diff/1)");
   diff_cmd->add_option("-o,--output", diff.output, "write the report here (atomically)");
+  AddThreadsOption(diff_cmd, &diff.threads);
 
   QueryArgs query;
   CLI::App* query_cmd = app.add_subcommand(
@@ -217,6 +238,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                         "tasks whose kernel name contains NAME (case-insensitive)");
   query_cmd->add_flag("--json", query.json, "print one JSON object instead of text");
   AddFuncNamesOption(query_cmd, &query.func_names);
+  AddThreadsOption(query_cmd, &query.threads);
 
   RunCommandArgs run;
   CLI::App* run_cmd = app.add_subcommand(
@@ -267,6 +289,12 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   check_cmd->add_option("--max-findings", check.max_findings,
                         "findings listed per kind, all are counted (default 20; 0 = all)");
 
+  CriticalPathCommand critical_path(&app);
+  WaitSimArgs wait_sim;
+  CLI::App* wait_sim_cmd = AddWaitSimCommand(&app, &wait_sim);
+  SimulateArgs simulate;
+  CLI::App* simulate_cmd = AddSimulateCommand(&app, &simulate);
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -283,6 +311,9 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (run_cmd->parsed()) return RunDepirCommand(run, out, err);
   if (derive_cmd->parsed()) return RunDeriveCommand(derive, out, err);
   if (check_cmd->parsed()) return RunCheckCommand(check, out, err);
+  if (critical_path.parsed()) return critical_path.Run(out, err);
+  if (wait_sim_cmd->parsed()) return RunWaitSimCommand(wait_sim, out, err);
+  if (simulate_cmd->parsed()) return RunSimulateCommand(simulate, out, err);
   return RunDiffCommand(diff, out, err);
 }
 

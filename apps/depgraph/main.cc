@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "depgraph_cli.h"
+#include "process_memory.h"
 
 int main(int argc, char** argv) {
+  depgraph::cli::KeepFreedMemoryForReuse();
   std::vector<std::string> args(argv + 1, argv + argc);
   return depgraph::DepgraphMain(args, std::cout, std::cerr);
 }

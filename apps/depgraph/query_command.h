@@ -18,6 +18,7 @@ struct QueryArgs {
   std::string grep;               ///< --grep NAME: tasks whose kernel name contains NAME
   uint32_t depth = 0;             ///< --depth N with --task: ancestors/descendants to depth N
   bool json = false;              ///< one JSON object on stdout instead of text
+  unsigned threads = 0;           ///< --threads: threads that load the input (0 = every core)
 };
 
 /// Runs `depgraph query`. Exit codes: 0 answered (also "no path", which is an answer);

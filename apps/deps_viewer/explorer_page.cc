@@ -189,9 +189,9 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
                        const StructuralReduction& reduction, const ExplorerPageOptions& options,
                        std::ostream& out, ExplorerPageSummary* summary) {
   const size_t v = graph.nodes.size(), e = graph.pairs.size();
-  const EdgeSelection reduced = SelectEdges(graph, reduction, EdgeMode::kReduced);
-  const EdgeSelection dataflow = SelectEdges(graph, reduction, EdgeMode::kReducedDataflow);
-  const EdgeSelection retained = SelectEdges(graph, reduction, EdgeMode::kRetained);
+  const EdgeSelection reduced = SelectEdges(graph, reduction, EdgeMode::kReduced, options.threads);
+  const EdgeSelection dataflow = SelectEdges(graph, reduction, EdgeMode::kReducedDataflow, options.threads);
+  const EdgeSelection retained = SelectEdges(graph, reduction, EdgeMode::kRetained, options.threads);
   summary->full = e;
   summary->reduced = reduced.shown_count;
   summary->reduced_dataflow = dataflow.shown_count;

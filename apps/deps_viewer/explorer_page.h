@@ -26,6 +26,7 @@ struct ExplorerPageOptions {
   /// Per-task details (kernel ids, arguments, tensors, per-row edge facts). Off for graphs
   /// too large for a browser to hold them (see kExplorerDetailsMaxTasks).
   bool task_details = true;
+  unsigned threads = 0;  ///< threads of the dataflow proof (0 = every core); output unchanged
   /// The perf sidecar: per task duration, start and block count (`dur`, `t0`, `nb`) for the
   /// panel, the tooltip, the duration colouring and the critical path's weights. Null: none.
   const PerfSidecar* perf = nullptr;

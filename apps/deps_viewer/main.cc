@@ -1,4 +1,8 @@
 // deps_viewer: a drop-in for the reference Python tool of the same name.
+#include "process_memory.h"
 #include "viewer.h"
 
-int main(int argc, char** argv) { return depgraph::ViewerMain(argc, argv); }
+int main(int argc, char** argv) {
+  depgraph::cli::KeepFreedMemoryForReuse();
+  return depgraph::ViewerMain(argc, argv);
+}

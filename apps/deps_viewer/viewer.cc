@@ -26,31 +26,6 @@ namespace {
 
 bool IsReductionMode(EdgeMode mode) { return mode != EdgeMode::kFull; }
 
-// The reference tool's headline for each reduction mode.
-std::string Headline(EdgeMode mode, size_t listed, size_t total) {
-  const std::string r = std::to_string(listed), e = std::to_string(total),
-                    k = std::to_string(total - listed);
-  switch (mode) {
-    case EdgeMode::kReduced:
-      return "Transitive reduction: removed " + r + " redundant edge(s) of " + e + " (" + k +
-             " kept)";
-    case EdgeMode::kOmitted:
-      return "Redundant edges only: showing " + r + " redundant edge(s) of " + e;
-    case EdgeMode::kReducedDataflow:
-      return "Dataflow-verified transitive reduction: removed " + r + " redundant edge(s) of " +
-             e + " (" + k + " kept)";
-    case EdgeMode::kOmittedDataflow:
-      return "Dataflow-verified redundant edges only: showing " + r + " redundant edge(s) of " +
-             e;
-    case EdgeMode::kRetained:
-      return "Creator-retained redundant edges only: showing " + r + " redundant edge(s) of " +
-             e;
-    case EdgeMode::kFull:
-      break;
-  }
-  return "";
-}
-
 // "3 -> 7 -> 3": a cycle's tasks as the reports print ids.
 std::string CyclePath(const DepGraph& graph, const std::vector<uint32_t>& cycle, IdDisplay rings) {
   std::string path;
@@ -142,7 +117,10 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   DepGraph graph;
   std::string error;
   LoadProgress progress(err, err_is_terminal, source);
-  bool loaded = LoadDepsJson(input, &graph, &error, [&](double f) { progress(f); });
+  LoadOptions load_options;
+  load_options.threads = options.threads;
+  bool loaded =
+      LoadDepsJson(input, &graph, &error, load_options, [&](double f) { progress(f); });
   progress.Done();
   if (!loaded) {
     err << "error: " << error << "\n";
@@ -181,13 +159,13 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   }
   StructuralReduction reduction;
   if (reducing || options.stats || layout.explorer) {
-    reduction = ReduceStructurally(graph);
+    reduction = ReduceStructurally(graph, options.threads);
   } else if (options.strict) {
     // --strict needs to know about a cycle in full mode too; Kahn's order is enough.
     std::vector<uint32_t> order;
     reduction.is_dag = TopologicalOrder(graph, &order, &reduction.cycle);
   }
-  const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode);
+  const EdgeSelection selection = SelectEdges(graph, reduction, options.edge_mode, options.threads);
   const IdDisplay rings = graph.Display();
 
   std::string stem = "deps_viewer";
@@ -222,7 +200,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
         << EdgeModeName(options.edge_mode) << " ignored)\n";
     err << "cycle: " << CyclePath(graph, reduction.cycle, rings) << "\n";
   } else if (reducing) {
-    out << Headline(options.edge_mode, selection.listed.size(), graph.pairs.size()) << "\n";
+    out << EdgeModeHeadline(options.edge_mode, selection.listed.size(), graph.pairs.size()) << "\n";
     if (options.explain && options.edge_mode == EdgeMode::kReduced &&
         selection.retained_count > 0) {
       out << "(" << selection.retained_count
@@ -254,7 +232,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
       GraphMetrics metrics = ComputeGraphMetrics(graph);
       size_t retained = 0;
       if (options.edge_mode != EdgeMode::kReduced && options.edge_mode != EdgeMode::kRetained) {
-        retained = SelectEdges(graph, reduction, EdgeMode::kReduced).retained_count;
+        retained = SelectEdges(graph, reduction, EdgeMode::kReduced, options.threads).retained_count;
       } else {
         retained = selection.retained_count;
       }

@@ -20,6 +20,9 @@ struct OptionSpec {
   const char* choices;
 };
 
+// More threads than this is surely a typo.
+constexpr unsigned long kMaxThreads = 1024;
+
 constexpr OptionSpec kOptions[] = {
     {"--help", 'h', nullptr, nullptr},
     {"--version", 0, nullptr, nullptr},
@@ -36,11 +39,12 @@ constexpr OptionSpec kOptions[] = {
     {"--layout", 0, "LAYOUT", "graphviz,layered"},
     {"--dot-layout-form", 0, nullptr, nullptr},
     {"--layout-timeout", 0, "SECONDS", nullptr},
+    {"--threads", 0, "N", nullptr},
 };
 
 constexpr const char* kHelp =
     R"(usage: deps_viewer [input] [-o FILE] [--format text|html|dot|json] [--edge-mode MODE]
-                   [--func-names FILE] [--stats] [--explain] [--strict]
+                   [--func-names FILE] [--stats] [--explain] [--strict] [--threads N]
                    [--layout graphviz|layered] [--engine ENGINE] [--direction TB|LR|BT|RL]
                    [--show-tensor-info] [--layout-timeout SECONDS] [--dot-layout-form]
 
@@ -56,6 +60,8 @@ to show, and writes a text report, an HTML page, Graphviz DOT or a JSON summary 
   --func-names FILE       kernel names (name_map*.json; default: the newest one beside the input)
   --stats                 also print tasks, edges, rows, depth, width, redundant and retained
   --strict                exit 3 when the graph has a cycle, whatever the edge mode
+  --threads N             threads that parse and reduce the input (default 0: every core);
+                          the output is the same for any N
   -h, --help              print this help
   --version               print the version
 
@@ -207,6 +213,16 @@ bool Apply(const OptionSpec& spec, const std::string& value, ViewerOptions* opti
       return false;
     }
     options->layout_timeout = seconds;
+  } else if (spec.name == "--threads") {
+    char* end = nullptr;
+    const unsigned long threads = std::strtoul(value.c_str(), &end, 10);
+    if (value.empty() || value[0] < '0' || value[0] > '9' || *end != '\0' ||
+        threads > kMaxThreads) {
+      *error = "--threads " + value + ": expected a number of threads from 0 (every core) to " +
+               std::to_string(kMaxThreads);
+      return false;
+    }
+    options->threads = static_cast<unsigned>(threads);
   }
   return true;
 }

@@ -29,6 +29,8 @@ struct ViewerOptions {
   bool dot_layout_form = false;
   /// --layout-timeout: stop a Graphviz layout after this many seconds (0 = no limit).
   double layout_timeout = 0;
+  /// --threads: threads that load the input (0 = every core); never changes the output.
+  unsigned threads = 0;
 };
 
 /// Parses argv like the reference tool's argparse: long options may be abbreviated to any

@@ -124,6 +124,7 @@ bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* 
     explorer_options.initial_mode =
         request.selection.cycle_fallback ? EdgeMode::kFull : request.selection.mode;
     explorer_options.task_details = request.graph.nodes.size() <= kExplorerDetailsMaxTasks;
+    explorer_options.threads = request.options.threads;
     explorer_options.perf = request.perf;
     WriteExplorerPage(request.graph, request.labels, *request.reduction, explorer_options, out,
                       request.explorer);

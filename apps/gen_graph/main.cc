@@ -1,23 +1,22 @@
 // gen_graph: writes a synthetic deps.json for benchmarks and scale tests.
 //
 //   gen_graph --shape decode|chain|wide|random|chain_to_last|hub --tasks N --seed S -o out.json
-//             [--sidecar chip_swimlane_records.json]
+//             [--timing-records]
 //
 // The output is deterministic for given options and is written atomically.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 #include "cli_usage.h"
-#include "depgraph/input_file.h"
 #include "graph_generator.h"
-#include "sidecar_writer.h"
+#include "synthetic_timing.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Writes a synthetic, deterministic deps.json task-dependency capture."};
   std::string shape_name = "decode";
   std::string output;
-  std::string sidecar;
   gen_graph::GenOptions options;
   bool quiet = false;
   app.add_option("--shape", shape_name, "decode | chain | wide | random | chain_to_last | hub")
@@ -26,9 +25,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(uint64_t{1}, uint64_t{1000000000}));
   app.add_option("--seed", options.seed, "random seed");
   app.add_option("-o,--output", output, "output deps.json")->required();
-  app.add_option("--sidecar", sidecar,
-                 "also write synthetic timing records (chip_swimlane_records.json) here");
   app.add_flag("-q,--quiet", quiet, "print nothing on success");
+  bool timing = false;
+  app.add_flag("--timing-records", timing,
+               "also write a synthetic chip_swimlane_records.json and name_map_gen_graph.json "
+               "beside the output (a seeded list schedule on 24 AIC + 48 AIV cores)");
   app.set_version_flag("--version", depgraph::cli::VersionLine("gen_graph"));
   try {
     app.parse(argc, argv);
@@ -44,20 +45,22 @@ int main(int argc, char** argv) {
   }
   gen_graph::ParseShape(shape_name, &options.shape);
 
-  std::string err;
-  if (!sidecar.empty() && !depgraph::CheckOutputsDiffer(output, sidecar, &err)) {
-    std::cerr << "gen_graph: error: " << err << "\n";
-    return 2;
-  }
   const auto start = std::chrono::steady_clock::now();
   gen_graph::GenStats stats;
+  std::string err;
   if (!gen_graph::WriteGraphFile(options, output, &stats, &err)) {
     std::cerr << "gen_graph: " << err << "\n";
     return 1;
   }
-  if (!sidecar.empty() && !gen_graph::WriteSidecarFile(options, sidecar, &err)) {
-    std::cerr << "gen_graph: " << err << "\n";
-    return 1;
+  if (timing) {
+    gen_graph::TimingOptions timing_options;
+    timing_options.seed = options.seed;
+    const std::string dir = std::filesystem::path(output).parent_path().string();
+    if (!gen_graph::WriteSyntheticTiming(output, dir.empty() ? "." : dir, timing_options,
+                                         &err)) {
+      std::cerr << "gen_graph: " << err << "\n";
+      return 1;
+    }
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

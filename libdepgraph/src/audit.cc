@@ -16,7 +16,7 @@ bool RunAudit(const DepGraph& graph, const AuditOptions& options, AuditResult* r
     return false;
   }
   result->model = BuildAccessModel(graph, options.access);
-  result->summary = SummarizeGraph(graph, reach);
+  result->summary = SummarizeGraph(graph, reach, options.threads);
   result->races = FindRaces(graph, result->model, &reach, options.races);
   result->reach_stats = reach.stats();
   result->serialization =

@@ -17,7 +17,8 @@ const char* EdgeSourceName(EdgeSource source) {
   return "?";
 }
 
-AuditSummary SummarizeGraph(const DepGraph& graph, const ReachabilityIndex& reach) {
+AuditSummary SummarizeGraph(const DepGraph& graph, const ReachabilityIndex& reach,
+                            unsigned threads) {
   AuditSummary s;
   s.tasks = graph.tasks.size();
   s.nodes = graph.nodes.size();
@@ -56,12 +57,12 @@ AuditSummary SummarizeGraph(const DepGraph& graph, const ReachabilityIndex& reac
   }
   s.critical_path = reach.critical_path();
 
-  const StructuralReduction reduction = ReduceStructurally(graph);
+  const StructuralReduction reduction = ReduceStructurally(graph, threads);
   s.redundant = reduction.redundant_count;
-  const EdgeSelection reduced = SelectEdges(graph, reduction, EdgeMode::kReduced);
+  const EdgeSelection reduced = SelectEdges(graph, reduction, EdgeMode::kReduced, threads);
   s.reduced_removes = reduced.listed.size();
   s.creator_retained = reduced.retained_count;
-  s.dataflow_removes = SelectEdges(graph, reduction, EdgeMode::kReducedDataflow).listed.size();
+  s.dataflow_removes = SelectEdges(graph, reduction, EdgeMode::kReducedDataflow, threads).listed.size();
   return s;
 }
 

@@ -35,8 +35,32 @@ const char* EdgeModeName(EdgeMode mode) {
   return "?";
 }
 
+std::string EdgeModeHeadline(EdgeMode mode, size_t listed, size_t total) {
+  const std::string r = std::to_string(listed), e = std::to_string(total),
+                    k = std::to_string(total - listed);
+  switch (mode) {
+    case EdgeMode::kReduced:
+      return "Transitive reduction: removed " + r + " redundant edge(s) of " + e + " (" + k +
+             " kept)";
+    case EdgeMode::kOmitted:
+      return "Redundant edges only: showing " + r + " redundant edge(s) of " + e;
+    case EdgeMode::kReducedDataflow:
+      return "Dataflow-verified transitive reduction: removed " + r + " redundant edge(s) of " +
+             e + " (" + k + " kept)";
+    case EdgeMode::kOmittedDataflow:
+      return "Dataflow-verified redundant edges only: showing " + r + " redundant edge(s) of " +
+             e;
+    case EdgeMode::kRetained:
+      return "Creator-retained redundant edges only: showing " + r + " redundant edge(s) of " +
+             e;
+    case EdgeMode::kFull:
+      break;
+  }
+  return "";
+}
+
 EdgeSelection SelectEdges(const DepGraph& graph, const StructuralReduction& reduction,
-                          EdgeMode mode) {
+                          EdgeMode mode, unsigned threads) {
   EdgeSelection selection;
   selection.mode = mode;
   const size_t pair_count = graph.pairs.size();
@@ -54,7 +78,7 @@ EdgeSelection SelectEdges(const DepGraph& graph, const StructuralReduction& redu
   }
   std::vector<uint8_t> proven;
   if (mode == EdgeMode::kReducedDataflow || mode == EdgeMode::kOmittedDataflow) {
-    proven = ProveDataflowRemovable(graph, reduction.redundant);
+    proven = ProveDataflowRemovable(graph, reduction.redundant, threads);
   }
   std::vector<uint8_t> removed(pair_count, 0);
   for (size_t p = 0; p < pair_count; ++p) {

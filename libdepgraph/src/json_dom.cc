@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "depgraph/json_reader.h"
+#include "depgraph/json_writer.h"
 #include "depgraph/message_quote.h"
 
 namespace depgraph {
@@ -183,6 +184,77 @@ bool ReadJsonValue(JsonReader* reader, std::string_view path, ordered_json* out,
   DomBuilder builder(reader, path);
   *out = ordered_json();
   return builder.BuildValue(out, err);
+}
+
+namespace {
+
+void DumpValue(const ordered_json& value, int indent, int level, std::string* out) {
+  const auto newline = [&](int depth) {
+    out->push_back('\n');
+    out->append(static_cast<size_t>(indent) * static_cast<size_t>(depth), ' ');
+  };
+  switch (value.type()) {
+    case ordered_json::value_t::object: {
+      if (value.empty()) {
+        out->append("{}");
+        return;
+      }
+      out->push_back('{');
+      bool first = true;
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        if (!first) out->push_back(',');
+        first = false;
+        newline(level + 1);
+        AppendPythonJsonString(out, it.key());
+        out->append(": ");
+        DumpValue(it.value(), indent, level + 1, out);
+      }
+      newline(level);
+      out->push_back('}');
+      return;
+    }
+    case ordered_json::value_t::array: {
+      if (value.empty()) {
+        out->append("[]");
+        return;
+      }
+      out->push_back('[');
+      bool first = true;
+      for (const ordered_json& item : value) {
+        if (!first) out->push_back(',');
+        first = false;
+        newline(level + 1);
+        DumpValue(item, indent, level + 1, out);
+      }
+      newline(level);
+      out->push_back(']');
+      return;
+    }
+    case ordered_json::value_t::string:
+      AppendPythonJsonString(out, value.get_ref<const std::string&>());
+      return;
+    case ordered_json::value_t::boolean:
+      out->append(value.get<bool>() ? "true" : "false");
+      return;
+    case ordered_json::value_t::number_integer:
+      out->append(std::to_string(value.get<int64_t>()));
+      return;
+    case ordered_json::value_t::number_unsigned:
+      out->append(std::to_string(value.get<uint64_t>()));
+      return;
+    case ordered_json::value_t::number_float:
+      AppendPythonJsonFloat(out, value.get<double>());
+      return;
+    default:
+      out->append("null");
+      return;
+  }
+}
+
+}  // namespace
+
+void AppendPythonJsonDump(const ordered_json& doc, int indent, std::string* out, int level) {
+  DumpValue(doc, indent, level, out);
 }
 
 }  // namespace depgraph

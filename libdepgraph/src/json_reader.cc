@@ -15,6 +15,8 @@ namespace depgraph {
 
 // Deeper documents are rejected so that SkipValue's recursion stays bounded.
 constexpr size_t kMaxDepth = 512;
+// How far ahead of the parse the input is prefetched into the cache, in bytes.
+constexpr size_t kPrefetchDistance = 1024;
 
 const char* JsonKindName(JsonKind kind) {
   switch (kind) {
@@ -81,22 +83,43 @@ void JsonReader::OpenBuffer(std::string_view text) {
   size_ = text.size();
 }
 
+namespace {
+// Pages are mapped ahead and dropped behind in steps of this size.
+constexpr size_t kWindow = size_t{64} << 20;
+}  // namespace
+
 void JsonReader::ReleaseConsumed() {
-  constexpr size_t kChunk = size_t{64} << 20;
+  if (!mapped_) return;
+  if (pos_ + kWindow / 2 > populated_) PrefetchTo(pos_ + kWindow / 2);
+  ReleaseBefore(pos_);
+}
+
+void JsonReader::PrefetchTo(size_t end) {
   if (!mapped_) return;
   // Map the window ahead in one call instead of one page fault per 4 KiB page.
-  if (pos_ + kChunk / 2 > populated_ && populated_ < size_) {
-    size_t length = std::min(kChunk, size_ - populated_);
+  while (populated_ < end && populated_ < size_) {
+    size_t length = std::min(kWindow, size_ - populated_);
 #ifdef MADV_POPULATE_READ
     madvise(const_cast<char*>(data_) + populated_, length, MADV_POPULATE_READ);
 #endif
     populated_ += length;
   }
-  if (pos_ < released_ + 2 * kChunk) return;
-  long page = sysconf(_SC_PAGESIZE);
-  size_t end = (pos_ - kChunk) / page * page;
+}
+
+void JsonReader::ReleaseBefore(size_t pos) {
+  if (!mapped_ || pos < released_ + 2 * kWindow) return;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t end = (pos - kWindow) / page * page;
   madvise(const_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
   released_ = end;
+}
+
+void JsonReader::ResumeInArray(size_t pos, size_t depth, bool first_seen) {
+  pos_ = std::min(pos, size_);
+  first_seen_.assign(depth > 0 ? depth - 1 : 0, 1);
+  first_seen_.push_back(first_seen ? 1 : 0);
+  failed_ = false;
+  error_.clear();
 }
 
 void JsonReader::LineColumn(size_t pos, size_t* line, size_t* column) const {
@@ -122,7 +145,7 @@ bool JsonReader::Fail(const std::string& what) {
   return false;
 }
 
-void JsonReader::SkipWhitespace() {
+void JsonReader::SkipWhitespaceLoop() {
   while (pos_ < size_) {
     char c = data_[pos_];
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
@@ -130,23 +153,6 @@ void JsonReader::SkipWhitespace() {
     } else {
       break;
     }
-  }
-}
-
-JsonKind JsonReader::Peek() {
-  if (failed_) return JsonKind::kInvalid;
-  SkipWhitespace();
-  if (pos_ >= size_) return JsonKind::kInvalid;
-  switch (data_[pos_]) {
-    case '{': return JsonKind::kObject;
-    case '[': return JsonKind::kArray;
-    case '"': return JsonKind::kString;
-    case 't': return JsonKind::kTrue;
-    case 'f': return JsonKind::kFalse;
-    case 'n': return JsonKind::kNull;
-    case '-': return JsonKind::kNumber;
-    default:
-      return (data_[pos_] >= '0' && data_[pos_] <= '9') ? JsonKind::kNumber : JsonKind::kInvalid;
   }
 }
 
@@ -190,6 +196,10 @@ bool JsonReader::NextKey(std::string_view* key) {
   first_seen_.back() = 1;
   if (pos_ >= size_ || data_[pos_] != '"') return Fail("expected a string key");
   if (!ParseStringRaw(key)) return false;
+  if (pos_ < size_ && data_[pos_] == ':') {  // compact JSON: no whitespace before the ':'
+    ++pos_;
+    return true;
+  }
   return Expect(':', "':' after object key");
 }
 
@@ -240,6 +250,8 @@ static void AppendUtf8(std::string* out, uint32_t cp) {
 bool JsonReader::ParseStringRaw(std::string_view* out) {
   ++pos_;  // opening quote
   const size_t start = pos_;
+  // Input is read once, in order: ask for it well before it is needed.
+  __builtin_prefetch(data_ + std::min(pos_ + kPrefetchDistance, size_));
   // Fast path: no escapes. Skip 8 bytes at a time while none of them is a quote, a
   // backslash, a control character or a non-ASCII byte (SWAR byte tests); those are looked at
   // one by one below.
@@ -250,9 +262,16 @@ bool JsonReader::ParseStringRaw(std::string_view* out) {
       std::memcpy(&word, data_ + pos_, 8);
       uint64_t quote = word ^ (kOnes * '"');
       uint64_t backslash = word ^ (kOnes * '\\');
-      uint64_t special = ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
-                         ((word - kOnes * 0x20) & ~word) | word;
-      if ((special & kHighs) != 0) break;
+      uint64_t special = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                          ((word - kOnes * 0x20) & ~word) | word) &
+                         kHighs;
+      if (special != 0) {
+        // The lowest flagged byte is exact (borrows only run upwards): go straight to it.
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        pos_ += static_cast<size_t>(__builtin_ctzll(special)) / 8;
+#endif
+        break;
+      }
       pos_ += 8;
     }
     if (pos_ >= size_) return Fail("unterminated string");

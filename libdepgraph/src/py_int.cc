@@ -17,19 +17,6 @@ bool PushDigit(__int128* value, int digit) {
   return true;
 }
 
-// Parses 1..19 decimal digits and nothing else (always fits in 64 bits).
-bool ParsePlainDigits(std::string_view text, uint64_t* value) {
-  if (text.empty() || text.size() > 19) return false;
-  uint64_t v = 0;
-  for (char c : text) {
-    unsigned digit = static_cast<unsigned char>(c) - '0';
-    if (digit > 9) return false;
-    v = v * 10 + digit;
-  }
-  *value = v;
-  return true;
-}
-
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
@@ -39,7 +26,7 @@ bool IsSpace(char c) {
 PyInt PyIntFromNumber(std::string_view token) {
   // Fast path: a non-negative integer (no fraction, no exponent).
   uint64_t plain;
-  if (ParsePlainDigits(token, &plain)) return PyInt{PyInt::kOk, static_cast<__int128>(plain)};
+  if (PlainDecimal(token, &plain)) return PyInt{PyInt::kOk, static_cast<__int128>(plain)};
   bool integer = token.find_first_of(".eE") == std::string_view::npos;
   PyInt result;
   if (integer) {
@@ -79,7 +66,7 @@ PyInt PyIntFromString(std::string_view text) {
   PyInt result;
   // Fast path for what runtimes write: plain digits.
   uint64_t plain;
-  if (ParsePlainDigits(text, &plain)) return PyInt{PyInt::kOk, static_cast<__int128>(plain)};
+  if (PlainDecimal(text, &plain)) return PyInt{PyInt::kOk, static_cast<__int128>(plain)};
   size_t begin = 0, end = text.size();
   while (begin < end && IsSpace(text[begin])) ++begin;
   while (end > begin && IsSpace(text[end - 1])) --end;
@@ -112,23 +99,6 @@ PyInt PyIntFromString(std::string_view text) {
   result.status = PyInt::kOk;
   result.value = negative ? -value : value;
   return result;
-}
-
-bool ToTaskId(const PyInt& value, uint64_t* id) {
-  if (value.status != PyInt::kOk) return false;
-  constexpr __int128 kTwo64 = static_cast<__int128>(1) << 64;
-  if (value.value >= kTwo64) return false;
-  __int128 v = value.value % kTwo64;
-  if (v < 0) v += kTwo64;
-  *id = static_cast<uint64_t>(v);
-  return true;
-}
-
-bool ToInt64(const PyInt& value, int64_t* out) {
-  if (value.status != PyInt::kOk) return false;
-  if (value.value > INT64_MAX || value.value < INT64_MIN) return false;
-  *out = static_cast<int64_t>(value.value);
-  return true;
 }
 
 }  // namespace depgraph

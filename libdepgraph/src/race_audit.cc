@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_set>
 
+#include "flat_id_map.h"
+
 namespace depgraph {
 
 const char* RaceKindName(RaceKind kind) {
@@ -116,54 +118,7 @@ class SegmentMap {
   Map map_;
 };
 
-// uint64 -> uint32 open-addressing hash map (linear probing, no deletion).
-class FlatMap {
- public:
-  FlatMap() { Reset(); }
-  void Reset() {
-    keys_.assign(1024, 0);
-    vals_.assign(1024, kNone);
-    size_ = 0;
-  }
-  size_t size() const { return size_; }
-  uint32_t Find(uint64_t key) const {
-    for (size_t i = Slot(key);; i = (i + 1) & (keys_.size() - 1)) {
-      if (vals_[i] == kNone) return kNone;
-      if (keys_[i] == key) return vals_[i];
-    }
-  }
-  void Insert(uint64_t key, uint32_t value) {
-    if (2 * (size_ + 1) > keys_.size()) Grow();
-    size_t i = Slot(key);
-    while (vals_[i] != kNone && keys_[i] != key) i = (i + 1) & (keys_.size() - 1);
-    if (vals_[i] == kNone) ++size_;
-    keys_[i] = key;
-    vals_[i] = value;
-  }
-
- private:
-  size_t Slot(uint64_t key) const {
-    key ^= key >> 31;
-    key *= 0x9E3779B97F4A7C15ull;
-    key ^= key >> 29;
-    return static_cast<size_t>(key) & (keys_.size() - 1);
-  }
-  void Grow() {
-    std::vector<uint64_t> keys;
-    std::vector<uint32_t> vals;
-    keys.swap(keys_);
-    vals.swap(vals_);
-    keys_.assign(keys.size() * 2, 0);
-    vals_.assign(keys.size() * 2, kNone);
-    size_ = 0;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (vals[i] != kNone) Insert(keys[i], vals[i]);
-    }
-  }
-  std::vector<uint64_t> keys_;
-  std::vector<uint32_t> vals_;
-  size_t size_ = 0;
-};
+using FlatMap = FlatIdMap;  // its kNone is this file's kNone (UINT32_MAX)
 
 // Reader entries: task index, bit 31 set when the read's bytes are a bounding range.
 constexpr uint32_t kApproxBit = 1u << 31;

@@ -3,7 +3,7 @@
 // rules of spec/timing.md §1.4, written independently), the panel and the tooltip show it,
 // and colouring by duration paints the shortest task pale yellow and the longest red, then
 // toggles back. A small timing capture and a generated 65536-task graph with synthetic
-// records (gen_graph --sidecar).
+// records (gen_graph --timing-records).
 import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -184,7 +184,7 @@ describe('Explorer page with timing records', { skip }, () => {
     const deps = path.join(session.dir, 'deps.json');
     const records = path.join(session.dir, 'chip_swimlane_records.json');
     run(tools.genGraph, ['--shape', 'decode', '--tasks', '65536', '--seed', '1', '-o', deps,
-      '--sidecar', records, '-q']);
+      '--timing-records', '-q']);
     const html = path.join(session.dir, 'explorer_timing_65536.html');
     run(tools.viewer, [deps, '--format', 'html', '-o', html]);
     const want = expectedDurations(records);

@@ -3,15 +3,17 @@
 // (plain and --show-tensor-info) and the JSON export, each into a std::ostringstream.
 //
 // Beyond "no crash", it checks what must hold for any loaded graph: a failed load has a
-// one-line message; on a DAG of at most kOracleMaxNodes nodes the redundant pairs are exactly
-// those a brute-force closure finds; the edge modes partition the pairs as documented; the
-// JSON export parses.
+// one-line message; the parallel load with tiny blocks (cuts everywhere) gives the same message
+// or the same model as the sequential one; on a DAG of at most kOracleMaxNodes nodes the
+// redundant pairs are exactly those a brute-force closure finds; the edge modes partition the
+// pairs as documented; the JSON export parses.
 #include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "depgraph/dot_writer.h"
@@ -82,6 +84,62 @@ void CheckModel(const DepGraph& graph) {
   for (const EdgeRow& row : graph.rows) Require(row.pair < graph.pairs.size(), "row.pair");
   Require(boost::num_vertices(graph.graph) == n, "CSR vertex count");
   Require(boost::num_edges(graph.graph) == graph.pairs.size(), "CSR edge count");
+}
+
+auto ViewFields(const View& v) {
+  return std::make_tuple(v.dtype, v.dtype_state, v.start_offset_state, v.start_offset,
+                         v.shape.offset, v.shape.size, v.shape.state, v.strides.offset,
+                         v.strides.size, v.strides.state);
+}
+
+/// Every field of two models but the CSR, which is built from `pairs`. O(model).
+bool SameModel(const DepGraph& a, const DepGraph& b) {
+  auto same = [](const auto& x, const auto& y, auto fields) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (fields(x[i]) != fields(y[i])) return false;
+    }
+    return true;
+  };
+  auto task = [](const Task& t) {
+    return std::make_tuple(t.id, t.kernel_ids[0], t.kernel_ids[1], t.kernel_ids[2], t.block_num,
+                           t.early_dispatch, t.manual_scope, t.first_arg, t.num_args);
+  };
+  auto arg = [](const TaskArg& x) {
+    return std::tuple_cat(std::make_tuple(x.idx, x.type, x.tensor_id_state, x.tensor_id),
+                          ViewFields(x.view));
+  };
+  auto tensor = [](const Tensor& t) {
+    return std::make_tuple(t.id, t.index, t.addr_state, t.numel_state, t.buffer_addr,
+                           t.buffer_numel, t.dtype_state, t.dtype);
+  };
+  auto row = [](const EdgeRow& r) {
+    return std::tuple_cat(std::make_tuple(r.pair, r.source, r.arg_state, r.tensor_id_state,
+                                          r.overlap, r.flags, r.arg, r.tensor_id),
+                          ViewFields(r.consumer), ViewFields(r.producer));
+  };
+  auto pair = [](const Pair& p) { return std::make_pair(p.pred, p.succ); };
+  return a.nodes == b.nodes && a.node_task == b.node_task && a.task_index == b.task_index &&
+         a.dims == b.dims && a.overlap_names == b.overlap_names && a.runtime == b.runtime &&
+         same(a.tasks, b.tasks, task) && same(a.args, b.args, arg) &&
+         same(a.tensors, b.tensors, tensor) && same(a.rows, b.rows, row) &&
+         same(a.pairs, b.pairs, pair);
+}
+
+/// The load on 2 to 4 threads with blocks of 1 to 97 bytes (cut points everywhere: in strings,
+/// escapes, whitespace) agrees with the sequential one: the same message, or the same model.
+/// O(the load).
+void CheckParallelLoad(std::string_view text, bool loaded, const DepGraph& graph,
+                       const std::string& err) {
+  LoadOptions options;
+  options.threads = 2 + static_cast<unsigned>(text.size() % 3);
+  options.block_bytes = 1 + text.size() % 97;
+  DepGraph parallel;
+  std::string parallel_err;
+  const bool ok = LoadDepsJsonText(text, "deps.json", &parallel, &parallel_err, options);
+  Require(ok == loaded, "the parallel load succeeds where the sequential one fails, or fails");
+  Require(parallel_err == (loaded ? "" : err), "the parallel load reports another error");
+  if (ok) Require(SameModel(graph, parallel), "the parallel load builds another model");
 }
 
 /// The edge modes' documented relations to the reduction and to each other. O(E).
@@ -169,7 +227,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   DepGraph graph;
   std::string err;
-  if (!LoadDepsJsonText(text, "deps.json", &graph, &err)) {
+  LoadOptions sequential;
+  sequential.threads = 1;
+  const bool loaded = LoadDepsJsonText(text, "deps.json", &graph, &err, sequential);
+  CheckParallelLoad(text, loaded, graph, err);
+  if (!loaded) {
     RequireOneLineMessage(err);
     return 0;
   }

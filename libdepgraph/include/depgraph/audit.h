@@ -17,6 +17,7 @@ struct AuditOptions {
   AccessModelOptions access;
   RaceOptions races;
   SerializationOptions serialization;
+  unsigned threads = 0;  ///< threads of the summary's reduction and proof (0 = every core)
 };
 
 /// Everything `depgraph audit` reports.

@@ -37,7 +37,9 @@ const char* EdgeSourceName(EdgeSource source);
 
 /// Summarises a DAG whose index `reach` is built. Reuses the structural reduction and the
 /// edge modes for the redundancy counts; levels and the critical path come from the index.
-/// Cost: O(V + E) plus the reduction and the dataflow proof (see reduction.h, edge_mode.h).
-AuditSummary SummarizeGraph(const DepGraph& graph, const ReachabilityIndex& reach);
+/// Cost: O(V + E) plus the reduction and the dataflow proof (see reduction.h, edge_mode.h),
+/// which run on `threads` threads (0 = every core; the summary does not depend on it).
+AuditSummary SummarizeGraph(const DepGraph& graph, const ReachabilityIndex& reach,
+                            unsigned threads = 0);
 
 }  // namespace depgraph

@@ -1,7 +1,9 @@
 // Edge modes: which pairs a view shows, after reduction and creator protection.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +26,12 @@ bool ParseEdgeMode(std::string_view text, EdgeMode* mode);
 /// The command-line spelling of a mode.
 const char* EdgeModeName(EdgeMode mode);
 
+/// The line deps_viewer prints on stdout for a reduction mode (the reference tool's words):
+/// `Transitive reduction: removed R redundant edge(s) of E (K kept)` for `reduced`, with `listed`
+/// = EdgeSelection::listed.size() and `total` = pairs; "" for kFull. Shared by the viewer and
+/// the Python module. O(1).
+std::string EdgeModeHeadline(EdgeMode mode, size_t listed, size_t total);
+
 /// The outcome of applying a mode to a graph.
 struct EdgeSelection {
   EdgeMode mode = EdgeMode::kFull;
@@ -37,8 +45,9 @@ struct EdgeSelection {
 };
 
 /// Applies `mode`. `reduction` must come from ReduceStructurally(graph). The dataflow modes
-/// run the byte-level proof on creator-protected candidates. O(E) plus the proof's cost.
+/// run the byte-level proof on creator-protected candidates on `threads` threads (0 = every
+/// core; the result does not depend on it). O(E) plus the proof's cost.
 EdgeSelection SelectEdges(const DepGraph& graph, const StructuralReduction& reduction,
-                          EdgeMode mode);
+                          EdgeMode mode, unsigned threads = 0);
 
 }  // namespace depgraph

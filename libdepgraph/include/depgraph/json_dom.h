@@ -25,4 +25,14 @@ class JsonReader;
 bool ReadJsonValue(JsonReader* reader, std::string_view path, nlohmann::ordered_json* out,
                    std::string* err);
 
+/// Appends `doc` as Python's json.dumps(doc, indent=indent, ensure_ascii=False) writes it:
+/// members in DOM order, `": "` between key and value, `","` + newline between items, each
+/// level indented by `indent` more spaces, `{}` / `[]` for empty containers; strings as
+/// AppendPythonJsonString, integers in decimal, doubles as Python's repr (json_writer.h).
+/// No trailing newline. `level` is the nesting depth at which `doc` itself sits inside an
+/// enclosing dump (its members get (level + 1) x indent spaces). Cost: O(size of the output);
+/// recursion as deep as the document.
+void AppendPythonJsonDump(const nlohmann::ordered_json& doc, int indent, std::string* out,
+                          int level = 0);
+
 }  // namespace depgraph

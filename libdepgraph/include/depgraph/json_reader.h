@@ -38,7 +38,23 @@ class JsonReader {
   void OpenBuffer(std::string_view text);
 
   /// Kind of the next value without consuming it. O(whitespace).
-  JsonKind Peek();
+  JsonKind Peek() {
+    if (failed_) return JsonKind::kInvalid;
+    SkipWhitespace();
+    if (pos_ >= size_) return JsonKind::kInvalid;
+    switch (data_[pos_]) {
+      case '{': return JsonKind::kObject;
+      case '[': return JsonKind::kArray;
+      case '"': return JsonKind::kString;
+      case 't': return JsonKind::kTrue;
+      case 'f': return JsonKind::kFalse;
+      case 'n': return JsonKind::kNull;
+      case '-': return JsonKind::kNumber;
+      default:
+        return (data_[pos_] >= '0' && data_[pos_] <= '9') ? JsonKind::kNumber
+                                                           : JsonKind::kInvalid;
+    }
+  }
   /// Consumes '{'. Then call NextKey() until it returns false (at '}').
   bool BeginObject();
   /// Reads the next key of the current object and the ':' after it. Returns false at the
@@ -61,8 +77,24 @@ class JsonReader {
   /// Checks that only whitespace remains.
   bool ExpectEnd();
 
-  /// Lets the kernel drop mapped pages before the current position. Cheap; call often.
+  /// Lets the kernel drop mapped pages before the current position and maps the pages ahead
+  /// in bulk (PrefetchTo and ReleaseBefore around position()). Cheap; call often.
   void ReleaseConsumed();
+  /// Maps the file up to byte `end` ahead of use, in 64 MiB steps (MADV_POPULATE_READ) instead
+  /// of one page fault per page. No effect on a buffer. Not to be called concurrently with
+  /// itself or ReleaseConsumed(); ReleaseBefore() may run alongside. O(pages mapped).
+  void PrefetchTo(size_t end);
+  /// Lets the kernel drop the mapped pages that end more than 64 MiB before `pos` (they are
+  /// read back from the page cache if touched again). No effect on a buffer. O(pages dropped).
+  void ReleaseBefore(size_t pos);
+
+  /// Continues reading at byte `pos` as if inside an array nested `depth` levels deep
+  /// (objects and arrays counted, the array included) that has (`first_seen`) or has not yet
+  /// had an element; clears any error. The parallel loader positions readers at block
+  /// boundaries with it. O(depth).
+  void ResumeInArray(size_t pos, size_t depth, bool first_seen);
+  /// The whole input, for other readers over the same bytes (OpenBuffer). O(1).
+  std::string_view text() const { return std::string_view(data_, size_); }
 
   bool failed() const { return failed_; }
   const std::string& error() const { return error_; }
@@ -73,7 +105,12 @@ class JsonReader {
   size_t size() const { return size_; }
 
  private:
-  void SkipWhitespace();
+  void SkipWhitespace() {
+    // Compact JSON has no whitespace between tokens: test one byte before looping.
+    if (pos_ < size_ && static_cast<unsigned char>(data_[pos_]) > ' ') return;
+    SkipWhitespaceLoop();
+  }
+  void SkipWhitespaceLoop();
   bool Expect(char c, const char* what);
   bool ParseStringRaw(std::string_view* out);
   // Consumes one well-formed UTF-8 character at pos_ (pos_ < size_); false with an error.

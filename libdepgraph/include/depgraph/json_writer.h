@@ -21,4 +21,20 @@ std::string JsonString(std::string_view text);
 /// A 64-bit id or address as a quoted decimal string, the runtime's convention for u64.
 std::string JsonId(uint64_t value);
 
+/// Appends `text` as Python's json.dumps(ensure_ascii=False) writes a string: `"` and `\`
+/// backslash-escaped, \b \f \n \r \t as such, other characters below U+0020 as \u00XX (lower
+/// case hex), everything else (non-ASCII included) raw. O(|text|).
+void AppendPythonJsonString(std::string* out, std::string_view text);
+
+/// Python's repr() of a double: the shortest digits that read back to `value`, plain notation
+/// with at least one fractional digit when the decimal exponent is in [-4, 16) (`0.0`,
+/// `0.0001`, `1234567.0`), else `d[.ddd]e+XX` with at least two exponent digits (`1e-05`,
+/// `1e+16`); `-0.0` keeps its sign; `inf`, `-inf`, `nan` for non-finite values (json.dumps
+/// writes those `Infinity`, `-Infinity`, `NaN`: see AppendPythonJsonNumber). O(1).
+std::string PythonFloatRepr(double value);
+
+/// Appends a double as json.dumps writes it: PythonFloatRepr, with `Infinity`, `-Infinity` and
+/// `NaN` for the non-finite values. O(1).
+void AppendPythonJsonFloat(std::string* out, double value);
+
 }  // namespace depgraph

@@ -1,0 +1,445 @@
+#include "critical_path_command.h"
+
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <unordered_set>
+#include <vector>
+
+#include "depgraph/atomic_file.h"
+#include "depgraph/critical_path.h"
+#include "depgraph/critical_path_inputs.h"
+#include "depgraph/critical_path_report.h"
+#include "depgraph/json_dom.h"
+#include "depgraph/merged_trace.h"
+#include "depgraph/py_int.h"
+
+namespace depgraph {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kRecordsName = "chip_swimlane_records.json";
+constexpr const char* kLegacyRecordsName = "l2_perf_records.json";
+
+/// Python int() of a command-line value, as argparse's type=int; false if it would raise.
+bool ParseIntArgument(const std::string& text, int64_t* value) {
+  const PyInt v = PyIntFromString(text);
+  if (v.status == PyInt::kOverflow) {  // beyond any tick count: clamp, the comparisons agree
+    *value = text.find('-') != std::string::npos ? INT64_MIN / 2 : INT64_MAX / 2;
+    return true;
+  }
+  if (v.status != PyInt::kOk) return false;
+  constexpr __int128 kBound = INT64_MAX / 2;
+  *value = static_cast<int64_t>(std::clamp<__int128>(v.value, -kBound, kBound));
+  return true;
+}
+
+/// Every proper prefix of `name` that no other of `names` starts with.
+std::vector<std::string> UniquePrefixes(const std::string& name,
+                                        const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (size_t n = 1; n < name.size(); ++n) {
+    const std::string prefix = name.substr(0, n);
+    const bool unique = std::none_of(names.begin(), names.end(), [&](const std::string& other) {
+      return other != name && other.compare(0, prefix.size(), prefix) == 0;
+    });
+    if (unique) out.push_back(prefix);
+  }
+  return out;
+}
+
+/// `~` and `~user` at the start of a path, as Python's expanduser.
+std::string ExpandUser(const std::string& path) {
+  if (path.empty() || path[0] != '~') return path;
+  const size_t slash = path.find('/');
+  const std::string user =
+      path.substr(1, slash == std::string::npos ? std::string::npos : slash - 1);
+  std::string home;
+  if (user.empty()) {
+    if (const char* env = std::getenv("HOME")) {
+      home = env;
+    } else if (const passwd* pw = getpwuid(getuid())) {
+      home = pw->pw_dir;
+    } else {
+      return path;
+    }
+  } else if (const passwd* pw = getpwnam(user.c_str())) {
+    home = pw->pw_dir;
+  } else {
+    return path;
+  }
+  if (home.size() > 1 && home.back() == '/') home.pop_back();
+  return home + (slash == std::string::npos ? "" : path.substr(slash));
+}
+
+/// Absolute and symlink-free, keeping components that do not exist (Python's resolve()).
+fs::path ResolvePath(const std::string& text) {
+  std::error_code ec;
+  fs::path path = fs::absolute(ExpandUser(text.empty() ? "." : text), ec);
+  fs::path resolved = fs::weakly_canonical(path, ec);
+  if (ec) resolved = path;
+  resolved = resolved.lexically_normal();
+  std::string s = resolved.string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return fs::path(s);
+}
+
+/// Python's st_mtime of `path` (following symlinks): seconds + nanoseconds x 1e-9 in double.
+double PythonMtime(const fs::path& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return 0;
+  return static_cast<double>(st.st_mtim.tv_sec) + static_cast<double>(st.st_mtim.tv_nsec) * 1e-9;
+}
+
+/// The regular file `<prefix>*<suffix>` directly in `dir` with the greatest modification time,
+/// equal times to the greatest name; empty if none.
+fs::path NewestMatching(const fs::path& dir, const std::string& prefix, const std::string& suffix) {
+  fs::path best;
+  double best_time = 0;
+  std::string best_name;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() < prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix)) {
+      continue;
+    }
+    std::error_code type_ec;
+    if (!fs::is_regular_file(it->path(), type_ec)) continue;
+    const double time = PythonMtime(it->path());
+    if (best.empty() || time > best_time || (time == best_time && name > best_name)) {
+      best = it->path();
+      best_time = time;
+      best_name = name;
+    }
+  }
+  return best;
+}
+
+/// Rank directories under `root` (§3.3): holding a records file, a deps.json and a regular
+/// name_map*.json; symlinked directories are not entered. In component-wise path order.
+std::vector<fs::path> DiscoverRanks(const fs::path& root) {
+  std::set<fs::path> candidates;
+  std::error_code ec;
+  const auto consider = [&](const fs::path& entry) {
+    const std::string name = entry.filename().string();
+    if (name == kRecordsName || name == kLegacyRecordsName) candidates.insert(entry.parent_path());
+  };
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
+  for (fs::recursive_directory_iterator end; !ec && it != end;) {
+    consider(it->path());
+    it.increment(ec);
+    if (ec) {  // an entry vanished or cannot be read: skip it, as Python's rglob does
+      ec.clear();
+      if (it == end) break;
+    }
+  }
+  std::map<std::vector<std::string>, fs::path> by_components;
+  for (const fs::path& dir : candidates) {
+    std::error_code e;
+    if (!fs::exists(dir / "deps.json", e)) continue;
+    if (NewestMatching(dir, "name_map", ".json").empty()) continue;
+    std::vector<std::string> components;
+    for (const fs::path& part : dir.lexically_relative(root)) {
+      if (part != ".") components.push_back(part.string());
+    }
+    by_components.emplace(std::move(components), dir);
+  }
+  std::vector<fs::path> ranks;
+  for (auto& [components, dir] : by_components) ranks.push_back(dir);
+  return ranks;
+}
+
+/// Label of a rank dir: its path relative to the root, or the root's own name.
+std::string RankLabel(const fs::path& root, const fs::path& dir) {
+  if (dir == root) return root.filename().string();
+  return dir.lexically_relative(root).generic_string();
+}
+
+/// One rank's outcome, for stdout and --json.
+struct RankOutcome {
+  fs::path dir;
+  std::string label;
+  RankAnalysis analysis;
+  RankReport report;
+  fs::path report_path;
+  std::string traces = "none";  ///< "written", "none" (no merged trace), "invalid"
+  std::string trace_error;
+  fs::path merged;
+};
+
+bool WriteFile(const fs::path& path, const std::string& content, std::ostream& err) {
+  AtomicFile file;
+  std::string error;
+  if (!file.Open(path.string(), &error)) {
+    err << "error: " << error << "\n";
+    return false;
+  }
+  file.stream() << content;
+  if (!file.Commit(&error)) {
+    err << "error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// Builds both CPM traces of a rank; writes them only when both are valid (§3.14).
+/// Returns false on a fatal error (exit 1); an invalid trace sets outcome->traces.
+bool MakeTraces(RankOutcome* outcome, std::ostream& err) {
+  outcome->merged = NewestMatching(outcome->dir, "merged_swimlane", ".json");
+  if (outcome->merged.empty()) {
+    err << "Warning: no merged_swimlane*.json in " << outcome->dir.string()
+        << "; skipped Perfetto critical-path traces\n";
+    return true;
+  }
+  const auto invalid = [&](const std::string& message) {
+    outcome->traces = "invalid";
+    outcome->trace_error = message;
+    err << "error: invalid merged_swimlane*.json in " << outcome->dir.string() << ": " << message
+        << "\n";
+    return true;
+  };
+  MergedTrace trace;
+  std::string error;
+  const MergedTraceStatus status = LoadMergedTrace(outcome->merged.string(), &trace, &error);
+  if (status == MergedTraceStatus::kFatal) {
+    err << "error: " << outcome->merged.string() << ": " << error << "\n";
+    return false;
+  }
+  if (status == MergedTraceStatus::kInvalid) return invalid(error);
+  const TaskTimings& timings = outcome->analysis.timings;
+  const CriticalPathResult& result = outcome->analysis.result;
+  std::unordered_set<std::string> static_keys, observed_keys;
+  for (uint32_t t : result.static_path) static_keys.insert(timings.tasks[t].key);
+  for (const ObservedStep& step : result.observed_path) {
+    observed_keys.insert(timings.tasks[step.task].key);
+  }
+  std::string static_text, observed_text;
+  if (RewriteMergedTrace(trace, static_keys, &static_text, &error) != MergedTraceStatus::kOk ||
+      RewriteMergedTrace(trace, observed_keys, &observed_text, &error) != MergedTraceStatus::kOk) {
+    return invalid(error);
+  }
+  if (!WriteFile(outcome->dir / "CPM_static.json", static_text, err) ||
+      !WriteFile(outcome->dir / "CPM_observed.json", observed_text, err)) {
+    return false;
+  }
+  outcome->traces = "written";
+  return true;
+}
+
+/// The per-rank results as JSON (schema depgraph-critical-path/1, docs/timing.md).
+std::string ResultsJson(const fs::path& root,
+                        const std::vector<std::unique_ptr<RankOutcome>>& ranks, int64_t tol) {
+  using nlohmann::ordered_json;
+  ordered_json doc = ordered_json::object();
+  doc["schema"] = "depgraph-critical-path/1";
+  doc["root"] = root.string();
+  doc["tol_ticks"] = tol;
+  doc["ranks"] = ordered_json::array();
+  for (const auto& rank : ranks) {
+    const RankAnalysis& a = rank->analysis;
+    const CriticalPathResult& r = a.result;
+    const auto task_json = [&](uint32_t t) {
+      const TaskTiming& task = a.timings.tasks[t];
+      ordered_json j = ordered_json::object();
+      j["task_id"] = task.key;
+      j["name"] = a.names[t].is_string ? ordered_json(a.names[t].name) : ordered_json(nullptr);
+      j["start_ticks"] = task.start;
+      j["end_ticks"] = task.end;
+      j["blocks"] = task.blocks;
+      return j;
+    };
+    ordered_json j = ordered_json::object();
+    j["label"] = rank->label;
+    j["dir"] = rank->dir.string();
+    j["clock_freq_hz"] = a.clock_freq_hz;
+    j["tasks"] = r.task_count;
+    j["happens_before_edges"] = r.kept_edges;
+    j["t0_ticks"] = r.t0;
+    j["makespan_ticks"] = r.makespan;
+    ordered_json static_path = ordered_json::object();
+    static_path["length_ticks"] = r.cpm;
+    static_path["tasks"] = ordered_json::array();
+    for (uint32_t t : r.static_path) static_path["tasks"].push_back(task_json(t));
+    j["static_path"] = std::move(static_path);
+    ordered_json observed = ordered_json::object();
+    observed["compute_ticks"] = r.compute_total;
+    observed["stall_ticks"] = r.stall_total;
+    observed["stall_by_kind"] = ordered_json::object();
+    for (const auto& [kind, ticks] : r.stall_by_kind)
+      observed["stall_by_kind"][StallKindName(kind)] = ticks;
+    observed["tasks"] = ordered_json::array();
+    for (const ObservedStep& step : r.observed_path) {
+      ordered_json t = task_json(step.task);
+      t["kind"] = StallKindName(step.kind);
+      t["stall_ticks"] = step.stall;
+      t["compute_ticks"] = step.compute;
+      observed["tasks"].push_back(std::move(t));
+    }
+    j["observed_path"] = std::move(observed);
+    j["report"] = rank->report_path.string();
+    j["traces"] = rank->traces;
+    if (rank->traces == "invalid") j["trace_error"] = rank->trace_error;
+    doc["ranks"].push_back(std::move(j));
+  }
+  std::string out;
+  AppendPythonJsonDump(doc, 2, &out);
+  out.push_back('\n');
+  return out;
+}
+
+}  // namespace
+
+CriticalPathCommand::CriticalPathCommand(CLI::App* app) {
+  command_ = app->add_subcommand(
+      "critical-path",
+      "Static CPM and observed critical path of every rank directory under ROOT (timing records "
+      "+ deps.json + name map): a markdown report per rank, CPM_static.json and "
+      "CPM_observed.json from its merged trace. Exit 0, 2: an invalid merged trace or no rank, "
+      "1: bad input.");
+  CriticalPathArgs& a = args_;
+  const auto integer = [](const std::string& text) {
+    int64_t v;
+    return ParseIntArgument(text, &v) ? std::string() : "invalid int value: '" + text + "'";
+  };
+  command_->add_option("root", a.root, "build directory to search, or a file in it")->required();
+  // The long options, then every unique prefix of each as a hidden alias (argparse accepts
+  // `--std` for `--stdout`); the extensions take no prefix of the reference's options.
+  struct Long {
+    std::string name;
+    std::string* value;  // nullptr for a flag
+    bool* flag;
+    std::string help;
+    std::function<std::string(const std::string&)> check;
+  };
+  const std::vector<Long> longs = {
+      {"report", &a.report, nullptr,
+       "report file name in each rank dir (default "
+       "critical_path_report.md)",
+       nullptr},
+      {"top", &a.top, nullptr, "rows of the kernel-family table (default 25)", integer},
+      {"tol", &a.tol, nullptr, "tolerance in ticks for \"finished before\" (default 2)", integer},
+      {"stdout", nullptr, &a.to_stdout, "also print the combined report", nullptr},
+      {"json", &a.json, nullptr, "write the per-rank results as JSON to FILE", nullptr},
+      {"accept-v2-rows", nullptr, &a.accept_v2_rows,
+       "read legacy 5-column aicore_tasks rows (the reference stops on them)", nullptr},
+      {"cpm-weight", &a.cpm_weight, nullptr,
+       "what a task weighs in the static CPM: span (default, the reference) or longest-block",
+       [](const std::string& text) {
+         return text == "span" || text == "longest-block"
+                    ? std::string()
+                    : "expected span or longest-block, got '" + text + "'";
+       }},
+  };
+  std::vector<std::string> names = {"help"};
+  for (const Long& l : longs) names.push_back(l.name);
+  for (const Long& l : longs) {
+    std::vector<std::string> spellings = {l.name};
+    for (std::string& p : UniquePrefixes(l.name, names)) spellings.push_back(std::move(p));
+    for (size_t i = 0; i < spellings.size(); ++i) {
+      CLI::Option* option = l.value ? command_->add_option("--" + spellings[i], *l.value, l.help)
+                                    : command_->add_flag("--" + spellings[i], *l.flag, l.help);
+      if (l.value) option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+      if (l.check) option->check(CLI::Validator(l.check, "", ""));
+      if (i > 0) option->group("");
+    }
+  }
+  command_->set_help_flag("-h,--help", "print this help and exit");
+  for (const std::string& p : UniquePrefixes("help", names)) {
+    command_->add_flag_callback("--" + p, [] { throw CLI::CallForHelp(); })->group("");
+  }
+}
+
+int CriticalPathCommand::Run(std::ostream& out, std::ostream& err) const {
+  return RunCriticalPathCommand(args_, out, err);
+}
+
+int RunCriticalPathCommand(const CriticalPathArgs& args, std::ostream& out, std::ostream& err) {
+  int64_t top = 25, tol = 2;
+  if (!ParseIntArgument(args.top, &top) || !ParseIntArgument(args.tol, &tol)) {
+    err << "error: --top and --tol take integers\n";
+    return 2;
+  }
+  // §3.2, in this order.
+  fs::path root = ResolvePath(args.root);
+  std::error_code ec;
+  if (!fs::exists(root, ec)) {
+    err << "error: path not found: " << root.string() << "\n";
+    return 2;
+  }
+  if (fs::is_regular_file(root, ec)) root = root.parent_path();
+  if (args.report.find('/') != std::string::npos || args.report == ".") {
+    err << "error: --report must be a filename, not a path\n";
+    return 2;
+  }
+  const std::vector<fs::path> dirs = DiscoverRanks(root);
+  if (dirs.empty()) {
+    err << "error: no " << kRecordsName << " (+deps.json+name_map*.json) found under "
+        << root.string() << ". Did the run use --enable-chip-swimlane?\n";
+    return 2;
+  }
+
+  std::vector<std::unique_ptr<RankOutcome>> ranks;
+  bool any_invalid = false;
+  for (const fs::path& dir : dirs) {
+    auto outcome = std::make_unique<RankOutcome>();
+    outcome->dir = dir;
+    outcome->label = RankLabel(root, dir);
+    RankFiles files;
+    std::error_code e;
+    files.records =
+        (dir / (fs::exists(dir / kRecordsName, e) ? kRecordsName : kLegacyRecordsName)).string();
+    files.deps = (dir / "deps.json").string();
+    files.names = NewestMatching(dir, "name_map", ".json").string();
+    files.accept_legacy_rows = args.accept_v2_rows;
+    files.options.tol = tol;
+    files.options.cpm_weight =
+        args.cpm_weight == "longest-block" ? CpmWeight::kLongestBlock : CpmWeight::kSpan;
+    std::string error;
+    if (!AnalyzeRankFiles(files, &outcome->analysis, &error)) {
+      err << "error: " << error << "\n";
+      return 1;
+    }
+    const RankReportInput input{outcome->label, &outcome->analysis.timings,
+                                &outcome->analysis.result, &outcome->analysis.names,
+                                outcome->analysis.clock_freq_hz};
+    if (!RenderRankReport(input, top, &outcome->report, &error)) {
+      err << "error: " << files.records << ": " << error << "\n";
+      return 1;
+    }
+    outcome->report_path = dir / args.report;
+    if (!WriteFile(outcome->report_path, CriticalPathDocument({&outcome->report}), err)) return 1;
+    if (!MakeTraces(outcome.get(), err)) return 1;
+    any_invalid = any_invalid || outcome->traces == "invalid";
+    ranks.push_back(std::move(outcome));
+  }
+  if (!args.json.empty() && !WriteFile(args.json, ResultsJson(root, ranks, tol), err)) return 1;
+
+  out << "Analyzed " << ranks.size() << " rank(s) under " << root.string() << "\n";
+  for (const auto& rank : ranks) out << rank->report.summary << "\n";
+  for (const auto& rank : ranks) out << "Report written to: " << rank->report_path.string() << "\n";
+  for (const auto& rank : ranks) {
+    if (rank->traces != "written") continue;
+    out << "Perfetto trace written to: " << (rank->dir / "CPM_static.json").string() << "\n";
+    out << "Perfetto trace written to: " << (rank->dir / "CPM_observed.json").string() << "\n";
+  }
+  if (args.to_stdout) {
+    std::vector<const RankReport*> reports;
+    for (const auto& rank : ranks) reports.push_back(&rank->report);
+    out << "\n" << CriticalPathDocument(reports) << "\n";  // print() adds a newline
+  }
+  out.flush();
+  return any_invalid ? 2 : 0;
+}
+
+}  // namespace depgraph

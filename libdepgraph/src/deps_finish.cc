@@ -1,0 +1,289 @@
+// The deps.json loader's last step: nodes, the task and tensor indices, the unique pairs
+// and the Boost CSR graph, built from what the parse collected.
+//
+// Nodes are the edge endpoints and the tasks with an active kernel. Instead of sorting the
+// 2 x rows endpoint ids, each endpoint is looked up in the task index (sorted by a radix sort)
+// with a galloping search from the previous hit, which is short because rows come in submit
+// order; only endpoints that are not tasks (allocations) are sorted. Pairs come from a
+// counting sort of the rows by predecessor node, each group sorted by successor. With
+// several threads, the independent parts run side by side: the tensor sort with the task
+// index, the endpoint searches over ranges of rows, the CSR build with the rows' pair ids.
+// Everything is O(rows + tasks) but the searches (O(log distance) each) and the sorts of
+// small groups.
+#include <algorithm>
+#include <array>
+#include <boost/iterator/transform_iterator.hpp>
+#include <functional>
+#include <system_error>
+#include <thread>
+
+#include "deps_loader.h"
+
+namespace depgraph {
+
+namespace {
+
+using IndexEntry = std::pair<TaskId, uint32_t>;
+constexpr uint32_t kNotATask = UINT32_MAX;
+// Rows plus tasks from which Finish shares its work between threads.
+constexpr size_t kParallelFinishMin = size_t{1} << 16;
+
+// Sorts by id, keeping equal ids in their order (LSD radix, one byte per pass; bytes that every
+// id shares are skipped, and an already sorted index costs one pass). O(n) per byte used.
+void SortById(std::vector<IndexEntry>* entries) {
+  const size_t n = entries->size();
+  auto less = [](const IndexEntry& a, const IndexEntry& b) { return a.first < b.first; };
+  if (std::is_sorted(entries->begin(), entries->end(), less)) return;
+  if (n < 1024) {
+    std::stable_sort(entries->begin(), entries->end(), less);
+    return;
+  }
+  std::vector<std::array<uint32_t, 256>> count(8);
+  for (auto& digit : count) digit.fill(0);
+  for (const IndexEntry& e : *entries) {
+    for (int b = 0; b < 8; ++b) ++count[b][(e.first >> (8 * b)) & 0xFF];
+  }
+  std::vector<IndexEntry> scratch(n);
+  for (int b = 0; b < 8; ++b) {
+    std::array<uint32_t, 256>& digit = count[b];
+    if (digit[((*entries)[0].first >> (8 * b)) & 0xFF] == n) continue;  // shared by all
+    uint32_t sum = 0;
+    for (uint32_t& c : digit) {
+      const uint32_t here = c;
+      c = sum;
+      sum += here;
+    }
+    for (const IndexEntry& e : *entries) scratch[digit[(e.first >> (8 * b)) & 0xFF]++] = e;
+    entries->swap(scratch);
+  }
+}
+
+// Position of `id` in the sorted, duplicate-free `index`, or kNotATask. Searches outwards from
+// *hint (the previous answer for the same kind of endpoint) and moves it. O(log distance).
+uint32_t FindFrom(const std::vector<IndexEntry>& index, TaskId id, size_t* hint) {
+  const size_t n = index.size();
+  if (n == 0) return kNotATask;
+  const size_t h = std::min(*hint, n - 1);
+  if (index[h].first == id) return static_cast<uint32_t>(h);
+  size_t lo = 0, hi = n;  // the answer is in [lo, hi)
+  if (index[h].first < id) {
+    lo = h + 1;
+    for (size_t step = 1;; step *= 2) {
+      const size_t probe = h + step;
+      if (probe >= n) break;
+      if (index[probe].first >= id) {
+        hi = probe + 1;
+        break;
+      }
+      lo = probe + 1;
+    }
+  } else {
+    hi = h;
+    for (size_t step = 1;; step *= 2) {
+      if (step > h) break;
+      const size_t probe = h - step;
+      if (index[probe].first <= id) {
+        lo = probe;
+        break;
+      }
+      hi = probe;
+    }
+  }
+  auto it = std::lower_bound(index.begin() + lo, index.begin() + hi, id,
+                             [](const IndexEntry& e, TaskId value) { return e.first < value; });
+  const size_t at = static_cast<size_t>(it - index.begin());
+  *hint = std::min(at, n - 1);
+  return it != index.begin() + hi && it->first == id ? static_cast<uint32_t>(at) : kNotATask;
+}
+
+// Runs `first` and `second`, side by side when `threads` > 1 (and a thread can be started).
+void RunBoth(unsigned threads, const std::function<void()>& first,
+             const std::function<void()>& second) {
+  if (threads > 1) {
+    try {
+      std::thread helper(second);
+      first();
+      helper.join();
+      return;
+    } catch (const std::system_error&) {
+      // no thread to be had: run them one after the other
+    }
+  }
+  first();
+  second();
+}
+
+// Calls body(begin, end, part) on `parts` consecutive ranges of [0, n), in parallel.
+void RunSplit(unsigned parts, size_t n,
+              const std::function<void(size_t, size_t, unsigned)>& body) {
+  parts = std::max(1u, std::min<unsigned>(parts, static_cast<unsigned>(n / 4096 + 1)));
+  std::vector<std::thread> helpers;
+  unsigned started = 1;
+  for (unsigned k = 1; k < parts; ++k, ++started) {
+    try {
+      helpers.emplace_back(body, n * k / parts, n * (k + 1) / parts, k);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
+  // This thread takes range 0 and every range no thread could be started for.
+  body(0, n / parts, 0);
+  for (unsigned k = started; k < parts; ++k) body(n * k / parts, n * (k + 1) / parts, k);
+  for (std::thread& helper : helpers) helper.join();
+}
+
+}  // namespace
+
+bool DepsLoader::Finish(unsigned threads) {
+  // Starting a thread costs more than these steps on small graphs.
+  if (row_ends_.size() + graph_.tasks.size() < kParallelFinishMin) threads = 1;
+  // Tasks: sorted by id, last entry wins on duplicate ids. Tensors: the same, alongside.
+  std::vector<IndexEntry>& index = graph_.task_index;
+  auto build_task_index = [&] {
+    index.clear();
+    index.reserve(graph_.tasks.size());
+    for (uint32_t t = 0; t < graph_.tasks.size(); ++t) index.emplace_back(graph_.tasks[t].id, t);
+    SortById(&index);
+    size_t kept = 0;
+    for (size_t i = 0; i < index.size(); ++i) {
+      if (kept > 0 && index[kept - 1].first == index[i].first) {
+        index[kept - 1] = index[i];
+      } else {
+        index[kept++] = index[i];
+      }
+    }
+    index.resize(kept);
+  };
+  auto build_tensors = [&] {
+    std::stable_sort(raw_tensors_.begin(), raw_tensors_.end(),
+                     [](const Tensor& a, const Tensor& b) { return a.id < b.id; });
+    graph_.tensors.clear();
+    for (const Tensor& t : raw_tensors_) {
+      if (!graph_.tensors.empty() && graph_.tensors.back().id == t.id) {
+        graph_.tensors.back() = t;
+      } else {
+        graph_.tensors.push_back(t);
+      }
+    }
+    raw_tensors_ = std::vector<Tensor>();
+  };
+  RunBoth(threads, build_task_index, build_tensors);
+
+  // Endpoints: tasks become nodes by being named; other ids are collected apart.
+  const size_t rows = row_ends_.size();
+  std::vector<Pair> ends(rows);  // per row: positions in `index`, or kNotATask
+  std::vector<std::vector<TaskId>> others_of(std::max(threads, 1u));
+  RunSplit(threads, rows, [&](size_t begin, size_t end, unsigned part) {
+    size_t pred_hint = 0, succ_hint = 0;
+    std::vector<TaskId>& others = others_of[part];
+    for (size_t r = begin; r < end; ++r) {
+      const auto [pred, succ] = row_ends_[r];
+      ends[r].pred = FindFrom(index, pred, &pred_hint);
+      ends[r].succ = FindFrom(index, succ, &succ_hint);
+      if (ends[r].pred == kNotATask) others.push_back(pred);
+      if (ends[r].succ == kNotATask) others.push_back(succ);
+    }
+  });
+  std::vector<uint8_t> is_node(index.size(), 0);
+  for (const Pair& e : ends) {
+    if (e.pred != kNotATask) is_node[e.pred] = 1;
+    if (e.succ != kNotATask) is_node[e.succ] = 1;
+  }
+  for (size_t p = 0; p < index.size(); ++p) {
+    if (graph_.tasks[index[p].second].HasActiveKernel()) is_node[p] = 1;
+  }
+  std::vector<TaskId> others = std::move(others_of[0]);
+  for (size_t k = 1; k < others_of.size(); ++k) {
+    others.insert(others.end(), others_of[k].begin(), others_of[k].end());
+  }
+  others_of.clear();
+  std::sort(others.begin(), others.end());
+  others.erase(std::unique(others.begin(), others.end()), others.end());
+
+  // Nodes: the two sorted sets merged; each remembers its task or -1.
+  std::vector<TaskId>& nodes = graph_.nodes;
+  nodes.clear();
+  nodes.reserve(index.size() + others.size());
+  graph_.node_task.clear();
+  graph_.node_task.reserve(index.size() + others.size());
+  std::vector<uint32_t> node_of_task(index.size(), kNotATask);
+  std::vector<uint32_t> node_of_other(others.size());
+  {
+    size_t p = 0, k = 0;
+    while (p < index.size() || k < others.size()) {
+      while (p < index.size() && !is_node[p]) ++p;
+      const bool task_next =
+          p < index.size() && (k == others.size() || index[p].first < others[k]);
+      if (task_next) {
+        node_of_task[p] = static_cast<uint32_t>(nodes.size());
+        nodes.push_back(index[p].first);
+        graph_.node_task.push_back(static_cast<int32_t>(index[p].second));
+        ++p;
+      } else if (k < others.size()) {
+        node_of_other[k] = static_cast<uint32_t>(nodes.size());
+        nodes.push_back(others[k]);
+        graph_.node_task.push_back(-1);
+        ++k;
+      }
+      if (nodes.size() >= UINT32_MAX) return SemanticError(nullptr, "too many tasks");
+    }
+  }
+  is_node = std::vector<uint8_t>();
+  auto node_of = [&](uint32_t position, TaskId id) {
+    if (position != kNotATask) return node_of_task[position];
+    return node_of_other[std::lower_bound(others.begin(), others.end(), id) - others.begin()];
+  };
+  RunSplit(threads, rows, [&](size_t begin, size_t end, unsigned) {
+    for (size_t r = begin; r < end; ++r) {
+      ends[r].pred = node_of(ends[r].pred, row_ends_[r].first);
+      ends[r].succ = node_of(ends[r].succ, row_ends_[r].second);
+    }
+  });
+  row_ends_ = std::vector<std::pair<TaskId, TaskId>>();
+  node_of_task = std::vector<uint32_t>();
+
+  // Pairs, sorted by (pred, succ) index = numeric id order: rows bucketed by pred (counting
+  // sort, stable) as (succ, row) keys, each bucket sorted; equal successors make one pair.
+  std::vector<uint32_t> first_row(nodes.size() + 1, 0);
+  for (const Pair& e : ends) ++first_row[e.pred + 1];
+  for (size_t u = 0; u < nodes.size(); ++u) first_row[u + 1] += first_row[u];
+  std::vector<uint64_t> keys(rows);
+  {
+    std::vector<uint32_t> cursor(first_row.begin(), first_row.end() - 1);
+    for (uint32_t r = 0; r < rows; ++r) {
+      keys[cursor[ends[r].pred]++] = (static_cast<uint64_t>(ends[r].succ) << 32) | r;
+    }
+  }
+  ends = std::vector<Pair>();
+  graph_.pairs.clear();
+  graph_.pairs.reserve(rows);  // at most one pair per row
+  std::vector<uint32_t> pair_of_row(rows);
+  for (uint32_t u = 0; u < nodes.size(); ++u) {
+    const auto begin = keys.begin() + first_row[u], end = keys.begin() + first_row[u + 1];
+    std::sort(begin, end);
+    for (auto it = begin; it != end; ++it) {
+      const uint32_t succ = static_cast<uint32_t>(*it >> 32);
+      if (it == begin || succ != static_cast<uint32_t>(*(it - 1) >> 32)) {
+        graph_.pairs.push_back(Pair{u, succ});
+      }
+      pair_of_row[static_cast<uint32_t>(*it)] = static_cast<uint32_t>(graph_.pairs.size() - 1);
+    }
+  }
+  keys = std::vector<uint64_t>();
+
+  // The CSR and the rows' pair ids are independent.
+  auto build_csr = [&] {
+    auto as_std_pair = [](const Pair& p) { return std::make_pair(p.pred, p.succ); };
+    graph_.graph = PairGraph(boost::edges_are_unsorted_multi_pass,
+                             boost::make_transform_iterator(graph_.pairs.begin(), as_std_pair),
+                             boost::make_transform_iterator(graph_.pairs.end(), as_std_pair),
+                             nodes.size());
+  };
+  auto set_row_pairs = [&] {
+    for (size_t r = 0; r < rows; ++r) graph_.rows[r].pair = pair_of_row[r];
+  };
+  RunBoth(threads, build_csr, set_row_pairs);
+  return true;
+}
+
+}  // namespace depgraph

@@ -1,0 +1,161 @@
+"""The results of audit(), diff() and check(): the content of the tools' --json reports (and
+their text reports), with .ok for CI assertions."""
+
+import json
+import os
+from typing import Mapping, NamedTuple, Optional, Union
+
+from . import _depgraph
+
+_Path = Union[str, "os.PathLike[str]"]
+
+
+class Ordering(NamedTuple):
+    """One ordering a diff lists: the edge in A's ids and its partner in B's ids."""
+    pred: int
+    succ: int
+    b_pred: int
+    b_succ: int
+    pred_is_alloc: bool
+
+
+def _orderings(items):
+    return [Ordering(int(o["a"][0]), int(o["a"][1]), int(o["b"][0]), int(o["b"][1]),
+                     bool(o["pred_is_alloc"])) for o in items]
+
+
+class AuditReport:
+    """`depgraph audit --json` of one graph (schema depgraph-audit/1) as `data`."""
+
+    def __init__(self, run):
+        self._run = run
+        #: The JSON report, parsed (ids and addresses are decimal strings, as in the file).
+        self.data = json.loads(run.json())
+
+    @property
+    def exit_code(self) -> int:
+        """3 when a race was found, else 0 (the command's exit code)."""
+        return self._run.exit_code
+
+    @property
+    def ok(self) -> bool:
+        """True when the audit found no race."""
+        return self.exit_code == 0
+
+    @property
+    def summary(self) -> dict:
+        return self.data["summary"]
+
+    @property
+    def races(self) -> list:
+        """Every race (races.list of the JSON report)."""
+        return self.data["races"]["list"]
+
+    @property
+    def false_serialization(self) -> list:
+        """Every false serialization finding."""
+        return self.data["false_serialization"]["findings"]
+
+    def text(self, max_findings: int = 20) -> str:
+        """The text report `depgraph audit` prints (0 = list every finding)."""
+        return self._run.text(max_findings)
+
+    def __repr__(self):
+        r = self.data["races"]
+        return (f"<AuditReport {self.data['source']}: {r['total']} race(s), "
+                f"{len(self.false_serialization)} false serialization finding(s)>")
+
+
+class DiffReport:
+    """`depgraph diff --json` of A (reference) and B (schema depgraph-diff/1) as `data`."""
+
+    def __init__(self, run):
+        self._run = run
+        #: The JSON report, parsed (ids are decimal strings, as in the file).
+        self.data = json.loads(run.json())
+        #: What the command prints on stderr beside the report (`note: ...`, `warning: ...`).
+        self.notes = list(run.notes)
+
+    @property
+    def exit_code(self) -> int:
+        """3 when B loses an ordering of A, else 0 (the command's exit code)."""
+        return self._run.exit_code
+
+    @property
+    def ok(self) -> bool:
+        """True when B keeps every ordering of A."""
+        return self.exit_code == 0
+
+    @property
+    def orderings_lost(self) -> list:
+        """A's edges whose order B does not imply, as Ordering tuples."""
+        return _orderings(self.data["orderings_lost"])
+
+    @property
+    def orderings_added(self) -> list:
+        """B's edges whose order A does not imply, as Ordering tuples."""
+        return _orderings(self.data["orderings_added"])
+
+    def text(self) -> str:
+        """The text report `depgraph diff` prints."""
+        return self._run.text()
+
+    def __repr__(self):
+        lost = self.orderings_lost
+        shown = ", ".join(f"{o.pred} -> {o.succ}" for o in lost[:5])
+        more = f", ... {len(lost) - 5} more" if len(lost) > 5 else ""
+        return (f"<DiffReport {self.data['a']} vs {self.data['b']}: {len(lost)} ordering(s) lost"
+                + (f" ({shown}{more})" if lost else "") + ">")
+
+
+class CheckResult:
+    """`depgraph check` of a depir program: the report and its findings, one line each."""
+
+    def __init__(self, exit_code: int, report: str):
+        #: 0 when the compiled program keeps every ordering, 3 when it does not.
+        self.exit_code = exit_code
+        #: The whole report `depgraph check` prints (every finding listed).
+        self.report = report
+        lines = report.splitlines()
+
+        def starting(prefix):
+            return [line[len(prefix):] for line in lines if line.startswith(prefix)]
+
+        #: `ordering lost: ...` lines, without the prefix.
+        self.orderings_lost = starting("ordering lost: ")
+        #: `retention lost: ...` lines, without the prefix.
+        self.retentions_lost = starting("retention lost: ")
+        #: `hazard left unordered: ...` lines, without the prefix.
+        self.hazards = starting("hazard left unordered: ")
+        #: `note: ...` and `warning: ...` lines.
+        self.notes = [line for line in lines if line.startswith(("note: ", "warning: "))]
+        #: The closing `result: ...` line, without the prefix.
+        self.result = (starting("result: ") or [""])[-1]
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0
+
+    def __repr__(self):
+        return f"<CheckResult exit {self.exit_code}: {self.result}>"
+
+
+def audit(graph: "_depgraph.Graph") -> AuditReport:
+    """Races, false serialization, redundancy and a summary of a loaded graph: what
+    `depgraph audit --json` reports. Raises Error on a cyclic graph."""
+    return AuditReport(_depgraph._audit(graph))
+
+
+def diff(a: "_depgraph.Graph", b: "_depgraph.Graph", closure: bool = False,
+         by_order: bool = False) -> DiffReport:
+    """What B loses and adds of A's orderings: `depgraph diff [--closure] [--by-order] --json`,
+    with its fall-back to submit order when no edge of A can be matched by id."""
+    return DiffReport(_depgraph._diff(a, b, closure, by_order))
+
+
+def check(program_path: _Path, sets: Optional[Mapping[str, Union[int, bool]]] = None,
+          sound: bool = False, entry: Optional[str] = None) -> CheckResult:
+    """`depgraph check PROGRAM [--set name=value]... [--sound]`: derive, run the original and
+    the compiled program on the runtime shim and compare. Raises Error on a bad program."""
+    return CheckResult(*_depgraph._check(os.fspath(program_path), dict(sets or {}), sound,
+                                         entry or ""))
