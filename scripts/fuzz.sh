@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [HARNESS|all] [SECONDS] [-- LIBFUZZER_FLAGS...]
 #
-# HARNESS: deps_json, name_map, depir, run_description, or all (default; one after another,
+# HARNESS: deps_json, name_map, perf_sidecar, depir, run_description, or all (default; one after another,
 # never in parallel). SECONDS per harness (default 600). Builds with clang into build-fuzz/
 # (-fsanitize=fuzzer,address,undefined; UB aborts), fuzzes one process on one core, starting from
 # the committed seeds (tests/fuzz/corpus/HARNESS/, read only) plus the corpus grown by earlier
@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(deps_json name_map depir run_description)
+all=(deps_json name_map perf_sidecar depir run_description)
 harness=${1:-all}
 seconds=${2:-600}
 shift $(( $# > 2 ? 2 : $# ))

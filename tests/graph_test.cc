@@ -38,9 +38,9 @@ TEST(Graph, AddIsolatedNodesKeepsPairsAndRowsOnTheirTasks) {
   // The CSR graph covers every node.
   EXPECT_EQ(boost::num_vertices(g.graph), 7u);
   EXPECT_EQ(boost::num_edges(g.graph), 3u);
-  EXPECT_EQ(boost::out_degree(3, g.graph), 1u);
-  EXPECT_EQ(boost::in_degree(5, g.graph), 2u);
-  EXPECT_EQ(boost::out_degree(4, g.graph), 0u);
+  EXPECT_EQ(boost::out_degree(3u, g.graph), 1u);
+  EXPECT_EQ(boost::in_degree(5u, g.graph), 2u);
+  EXPECT_EQ(boost::out_degree(4u, g.graph), 0u);
 }
 
 TEST(Graph, AddIsolatedNodesOfKnownNodesChangesNothing) {

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "depgraph/json_reader.h"
+
 namespace depgraph {
 namespace {
 
@@ -65,6 +67,24 @@ TEST(JsonDom, SyntaxAndEncodingErrorsHaveLineAndColumn) {
   EXPECT_EQ(ParseError("[1] [2]"), "line 1:column 5: extra data after the JSON document");
   EXPECT_EQ(ParseError(""), "line 1:column 1: unexpected end of file, expected a value");
   EXPECT_NE(ParseError(std::string(100000, '[')).find("nested too deeply"), std::string::npos);
+}
+
+// A streaming reader keeps the bulk of a document out of the DOM and reads single values.
+TEST(JsonDom, ReadJsonValueReadsOneValueAtTheReadersPosition) {
+  JsonReader reader;
+  reader.OpenBuffer(R"({"rows": [1, 2], "meta": {"k": [true, "x"]}, "bad": [1, 1e400]})");
+  ASSERT_TRUE(reader.BeginObject());
+  std::string_view key;
+  ASSERT_TRUE(reader.NextKey(&key));
+  ASSERT_TRUE(reader.SkipValue());
+  ASSERT_TRUE(reader.NextKey(&key));
+  ordered_json value;
+  std::string err;
+  ASSERT_TRUE(ReadJsonValue(&reader, "meta", &value, &err)) << err;
+  EXPECT_EQ(value.dump(), R"({"k":[true,"x"]})");
+  ASSERT_TRUE(reader.NextKey(&key));
+  EXPECT_FALSE(ReadJsonValue(&reader, "bad", &value, &err));
+  EXPECT_EQ(err, "bad[1]: number 1e400 is out of range (beyond a double)");
 }
 
 }  // namespace

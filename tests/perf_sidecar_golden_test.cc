@@ -89,5 +89,47 @@ TEST(PerfSidecarGolden, DepProbeSpmdDiffersFromTheCaptureOnlyByTheSidecarNode) {
             ReadFile(testing::SourceDir() + "/data/real/dep_probe/default/expected/full.txt"));
 }
 
+// The drawings follow the records' core types (spec/timing.md §5, HTML): a MIX task by its
+// kernel slots whose rows all ran on AIC cores is an aic box, an AIV task that ran on an AIC
+// core too; a sidecar-only id is an alloc note with a fire; the panel's bucket of a sidecar
+// task without a name map is f-1.
+TEST(PerfSidecarGolden, DrawingsFollowTheRecordsCoreTypes) {
+  testing::TempDir dir;
+  testing::WriteFile(dir.File("deps.json"), R"({"tasks":[
+    {"task_id":"1","kernel_ids":[0,1,-1]},{"task_id":"2","kernel_ids":[-1,1,-1]},
+    {"task_id":"3","kernel_ids":[-1,1,-1]}],
+    "edges":[{"pred":"1","succ":"2"},{"pred":"2","succ":"3"}]})");
+  testing::WriteFile(dir.File("chip_swimlane_records.json"), R"({"chip_swimlane_level": 1,
+    "metadata": {"clock_freq_hz": 50000000, "core_types": ["aic", "aiv"]},
+    "aicore_tasks": [[0, 1, 1, 100, 200, 0], [0, 2, 2, 300, 400, 0], [0, 9, 3, 500, 600, 0]],
+    "aicpu_tasks": []})");
+  testing::CommandResult run = testing::RunCommand(
+      "'" + testing::ViewerBinary() + "' deps.json --format dot -o out.dot", dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string dot = ReadFile(dir.File("out.dot"));
+  auto node = [&](const std::string& id) {
+    const size_t at = dot.find("  " + id + " [");
+    return at == std::string::npos ? std::string() : dot.substr(at, dot.find('\n', at) - at);
+  };
+  const std::string aic = R"(shape=box, style="rounded,filled", fillcolor="#66A3FF")";
+  EXPECT_NE(node("T0_1").find(aic), std::string::npos) << node("T0_1");  // mix by its slots
+  EXPECT_NE(node("T0_2").find(aic), std::string::npos) << node("T0_2");  // aiv by its slots
+  EXPECT_NE(node("T0_3").find(R"(shape=ellipse, style="filled", fillcolor="#FFB366")"),
+            std::string::npos)
+      << node("T0_3");  // no records: its slots decide
+  EXPECT_NE(node("T0_9").find("label=\"\xF0\x9F\x94\xA5 9 \xC2\xB7 alloc"), std::string::npos)
+      << node("T0_9");
+  EXPECT_NE(node("T0_9").find(R"(shape=note, style="filled,dashed")"), std::string::npos);
+
+  run = testing::RunCommand(
+      "'" + testing::ViewerBinary() + "' deps.json --format html --layout graphviz -o out.html",
+      dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string html = ReadFile(dir.File("out.html"));
+  EXPECT_NE(html.find(R"("label":"1","name_hint":"f-1")"), std::string::npos);  // quirk
+  EXPECT_NE(html.find(R"("label":"3","name_hint":"f1")"), std::string::npos);  // no records
+  EXPECT_NE(html.find(R"("label":"9","name_hint":"alloc")"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace depgraph

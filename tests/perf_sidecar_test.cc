@@ -173,7 +173,7 @@ TEST(PerfSidecar, LevelAndClockCoerceLikePythonInt) {
 // The checks of spec/timing.md §1.4, in order, with the reference reader's messages.
 
 TEST(PerfSidecar, Check1InvalidJson) {
-  EXPECT_EQ(Unreadable("{\"chip_swimlane_level\": 1,"), "line 1:column 27: unexpected end of input");
+  EXPECT_EQ(Unreadable("{\"chip_swimlane_level\": 1,"), "line 1:column 27: expected a string key");
 }
 
 TEST(PerfSidecar, Check2Level) {
@@ -276,6 +276,34 @@ TEST(PerfSidecar, PhasesCountForTheBaseTick) {
                         R"(, "aicpu_scheduler_phases": [[5]])")),
             "chip_swimlane_records.json: aicpu_scheduler_phases[0][0]: expected an object, got "
             "number");
+}
+
+// Rows are streamed into a compact form; rows of other shapes and any member order read the
+// same as a DOM would.
+TEST(PerfSidecar, RowsOfAnyShapeAndMembersInAnyOrder) {
+  Loaded l = Load(R"({"aicore_tasks": [[0, "7", 1, 100.9, 200, 0, {"extra": [1]}],
+    [1, 18446744073709551615, 1, 300, 400, 0, 9, 9], [2, 8, 1, 1e2, 250]],
+    "aicpu_tasks": [], "metadata": {"clock_freq_hz": 50000000, "core_types": ["aic", "aiv"]},
+    "chip_swimlane_level": 1})");
+  ASSERT_EQ(l.status, PerfSidecarStatus::kOk) << l.err;
+  EXPECT_EQ(l.sidecar.TaskIds(), (std::vector<TaskId>{7, 8, UINT64_MAX}));
+  EXPECT_EQ(l.sidecar.tasks[0].start_ticks, 100);  // int(100.9)
+  EXPECT_EQ(l.sidecar.tasks[1].core_type, "aiv");  // core 2 is outside core_types
+  EXPECT_EQ(l.sidecar.tasks[2].core_type, "aiv");
+  // A repeated member: the last one counts, as with json.load.
+  Loaded repeated = Load(Doc("1", "[[0, 1, 1, 100, 200, 0]]", "[]", R"({"clock_freq_hz": 1})",
+                             R"(, "aicore_tasks": [[0, 2, 1, 100, 200, 0]])"));
+  ASSERT_EQ(repeated.status, PerfSidecarStatus::kOk) << repeated.err;
+  EXPECT_EQ(repeated.sidecar.TaskIds(), (std::vector<TaskId>{2}));
+  Loaded dropped = Load(Doc("1", kTwoRows, "[]", R"({"clock_freq_hz": 1})",
+                            R"(, "aicore_tasks": null)"));
+  ASSERT_EQ(dropped.status, PerfSidecarStatus::kOk) << dropped.err;
+  EXPECT_TRUE(dropped.sidecar.tasks.empty());
+  // Syntax errors inside the rows come first, with their place.
+  EXPECT_EQ(Unreadable(Doc("7", "[[0, 1, 1, 100, 200, 0], [0, 1,, 2]]", "[]")),
+            "line 1:column 169: invalid JSON value");
+  EXPECT_EQ(Unreadable(Doc("1", "[[0, 1, 1, 1e400, 200]]", "[]")),
+            "aicore_tasks[0][3]: line 1:column 6: number 1e400 is out of range (beyond a double)");
 }
 
 TEST(PerfSidecar, TopLevelThatIsNoObjectIsAnError) {

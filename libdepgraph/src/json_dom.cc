@@ -26,10 +26,20 @@ constexpr size_t kShownNumberBytes = 40;
 /// being read for messages. Recursion depth is bounded by the reader's nesting limit.
 class DomBuilder {
  public:
-  explicit DomBuilder(JsonReader* reader) : reader_(*reader) {}
+  explicit DomBuilder(JsonReader* reader, std::string_view path = "")
+      : reader_(*reader), base_path_(path) {}
 
+  /// One whole document.
   bool Build(ordered_json* out, std::string* err) {
     if (!Value(out) || !reader_.ExpectEnd()) {
+      *err = error_.empty() ? reader_.error() : error_;
+      return false;
+    }
+    return true;
+  }
+  /// The next value only.
+  bool BuildValue(ordered_json* out, std::string* err) {
+    if (!Value(out)) {
       *err = error_.empty() ? reader_.error() : error_;
       return false;
     }
@@ -129,7 +139,7 @@ class DomBuilder {
       const std::string shown =
           text.size() > kShownNumberBytes ? text.substr(0, kShownNumberBytes) + "..." : text;
       const std::string what = "number " + shown + " is out of range (beyond a double)";
-      if (path_.empty()) return reader_.Fail(what);
+      if (path_.empty() && base_path_.empty()) return reader_.Fail(what);
       error_ = PathString() + ": " + what;
       return false;
     }
@@ -145,7 +155,7 @@ class DomBuilder {
 
   /// The path of the value being read, e.g. `tensors[0].values[1]`.
   std::string PathString() const {
-    std::string out;
+    std::string out(base_path_);
     for (const PathPart& part : path_) {
       out =
           part.key ? JsonPathMember(out, *part.key) : out + "[" + std::to_string(part.index) + "]";
@@ -154,6 +164,7 @@ class DomBuilder {
   }
 
   JsonReader& reader_;
+  std::string base_path_;       ///< path of the value read by BuildValue
   std::vector<PathPart> path_;  ///< path of the value being read, outermost first
   std::string error_;           ///< a semantic error (with a path), if any
 };
@@ -166,6 +177,13 @@ bool ParseJsonDocument(std::string_view text, ordered_json* out, std::string* er
   DomBuilder builder(&reader);
   *out = ordered_json();
   return builder.Build(out, err);
+}
+
+bool ReadJsonValue(JsonReader* reader, std::string_view path, ordered_json* out,
+                   std::string* err) {
+  DomBuilder builder(reader, path);
+  *out = ordered_json();
+  return builder.BuildValue(out, err);
 }
 
 namespace {

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
+#include <deque>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
 
 #include "depgraph/input_file.h"
 #include "depgraph/json_dom.h"
+#include "depgraph/json_reader.h"
 #include "depgraph/message_quote.h"
 #include "depgraph/py_int.h"
 
@@ -81,16 +82,176 @@ std::string PyRepr(std::string_view s) {
   return EscapeForMessage(out);  // anything left that could break the line
 }
 
+// The rows of `aicore_tasks` or `aicpu_tasks` as read. A row of plain integers (what the
+// collector writes) keeps its first six cells compactly; any other row (a cell that is no
+// plain integer, a row that is no array) keeps its whole value as a DOM in `odd`. Runtime
+// captures hold millions of rows, where a DOM would cost ~10x the memory and time.
+struct RawRow {
+  int64_t cells[6] = {0, 0, 0, 0, 0, 0};
+  uint32_t size = 0;          ///< elements of the row (compact rows)
+  uint8_t unsigned_mask = 0;  ///< compact cells that hold a uint64 above INT64_MAX
+  int32_t odd = -1;           ///< index into RawRows::odd, or -1 for a compact row
+};
+struct RawRows {
+  bool is_array = false;       ///< the key held an array: `rows` (else `value`, maybe null)
+  std::deque<RawRow> rows;     ///< a deque: millions of rows grow without being copied
+  std::vector<ordered_json> odd;
+  ordered_json value;
+};
+
+// The document with the two row arrays streamed and everything else in a DOM.
+struct RawDocument {
+  ordered_json rest = ordered_json::object();  ///< every other member (last one wins)
+  RawRows aicore, aicpu;
+};
+
+// A JSON integer token without fraction or exponent that fits 64 bits, signed or not.
+bool PlainInteger(std::string_view token, int64_t* value, bool* is_unsigned) {
+  const bool negative = !token.empty() && token[0] == '-';
+  const std::string_view digits = negative ? token.substr(1) : token;
+  if (digits.empty() || digits.size() > 20) return false;
+  unsigned __int128 v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (negative) {
+    if (v > static_cast<unsigned __int128>(INT64_MAX) + 1) return false;
+    *value = static_cast<int64_t>(-static_cast<__int128>(v));
+    *is_unsigned = false;
+    return true;
+  }
+  if (v > UINT64_MAX) return false;
+  *value = static_cast<int64_t>(static_cast<uint64_t>(v));
+  *is_unsigned = v > static_cast<unsigned __int128>(INT64_MAX);
+  return true;
+}
+
+// The DOM of a compact cell.
+ordered_json CellJson(const RawRow& row, size_t k) {
+  if (row.unsigned_mask & (1u << k)) return static_cast<uint64_t>(row.cells[k]);
+  return row.cells[k];
+}
+
+// "key[i]", for messages.
+std::string RowPath(std::string_view key, size_t i) {
+  return std::string(key) + "[" + std::to_string(i) + "]";
+}
+
+// Reads row `i` of `key` at the reader's position into `rows`. Paths for messages are built
+// only when a value is read into a DOM (rare): this runs once per record of a capture.
+bool ReadRawRow(JsonReader& reader, std::string_view key, size_t i, RawRows* rows,
+                std::string* err) {
+  RawRow row;
+  auto to_odd = [&](ordered_json value) {
+    row.odd = static_cast<int32_t>(rows->odd.size());
+    rows->odd.push_back(std::move(value));
+  };
+  if (reader.Peek() != JsonKind::kArray) {
+    ordered_json value;
+    if (!ReadJsonValue(&reader, RowPath(key, i), &value, err)) return false;
+    to_odd(std::move(value));
+    rows->rows.push_back(row);
+    return true;
+  }
+  auto cell_path = [&](size_t k) { return RowPath(key, i) + "[" + std::to_string(k) + "]"; };
+  if (!reader.BeginArray()) return false;
+  ordered_json* odd = nullptr;  // the row as a DOM once a cell is no plain integer
+  size_t k = 0;
+  for (; reader.NextElement(); ++k) {
+    if (odd == nullptr && k >= 6) {  // never read by the reference: checked as JSON only
+      if (!reader.SkipValue()) return false;
+      continue;
+    }
+    if (odd == nullptr && reader.Peek() == JsonKind::kNumber) {
+      std::string_view token;
+      if (!reader.ReadNumber(&token)) return false;
+      int64_t value = 0;
+      bool is_unsigned = false;
+      if (PlainInteger(token, &value, &is_unsigned)) {
+        row.cells[k] = value;
+        if (is_unsigned) row.unsigned_mask |= static_cast<uint8_t>(1u << k);
+        continue;
+      }
+      ordered_json number;  // a float, an exponent, a big integer: its DOM, with its checks
+      if (!ParseJsonDocument(token, &number, err)) {
+        *err = cell_path(k) + ": " + *err;
+        return false;
+      }
+      to_odd(ordered_json::array());
+      odd = &rows->odd.back();
+      for (size_t j = 0; j < k; ++j) odd->push_back(CellJson(row, j));
+      odd->push_back(std::move(number));
+      continue;
+    }
+    if (odd == nullptr) {
+      to_odd(ordered_json::array());
+      odd = &rows->odd.back();
+      for (size_t j = 0; j < k; ++j) odd->push_back(CellJson(row, j));
+    }
+    ordered_json value;
+    if (!ReadJsonValue(&reader, cell_path(k), &value, err)) return false;
+    odd->push_back(std::move(value));
+  }
+  if (reader.failed()) return false;
+  row.size = static_cast<uint32_t>(k);
+  rows->rows.push_back(row);
+  return true;
+}
+
+// Reads the whole document: syntax errors anywhere come first, as json.load raises them
+// before the reader looks at anything. False with the message in *err; *top_level_object
+// says whether the top level is an object (else doc->rest holds the value).
+bool ReadRawDocument(std::string_view text, RawDocument* doc, bool* top_level_object,
+                     std::string* err) {
+  JsonReader reader;
+  reader.OpenBuffer(text);
+  auto fail = [&]() {
+    if (err->empty()) *err = reader.error();
+    return false;
+  };
+  err->clear();
+  *top_level_object = reader.Peek() == JsonKind::kObject;
+  if (!*top_level_object) {
+    return (ReadJsonValue(&reader, "", &doc->rest, err) && reader.ExpectEnd()) || fail();
+  }
+  if (!reader.BeginObject()) return fail();
+  std::string_view key_view;
+  while (reader.NextKey(&key_view)) {
+    const std::string key(key_view);
+    RawRows* rows = key == "aicore_tasks" ? &doc->aicore
+                    : key == "aicpu_tasks" ? &doc->aicpu
+                                           : nullptr;
+    if (rows == nullptr) {
+      ordered_json value;
+      if (!ReadJsonValue(&reader, JsonPathMember("", key), &value, err)) return fail();
+      doc->rest[key] = std::move(value);
+      continue;
+    }
+    *rows = RawRows();  // a repeated key: the last one wins
+    if (reader.Peek() != JsonKind::kArray) {
+      if (!ReadJsonValue(&reader, key, &rows->value, err)) return fail();
+      continue;
+    }
+    rows->is_array = true;
+    if (!reader.BeginArray()) return fail();
+    for (size_t i = 0; reader.NextElement(); ++i) {
+      if (!ReadRawRow(reader, key, i, rows, err)) return fail();
+      if ((i & 4095) == 4095) reader.ReleaseConsumed();
+    }
+    if (reader.failed()) return fail();
+  }
+  if (reader.failed() || !reader.ExpectEnd()) return fail();
+  return true;
+}
+
 // Reads one document the way the reference reader does, stopping at its first failure.
 class SidecarReader {
  public:
   SidecarReader(const std::string& path, PerfSidecar* out) : path_(path), out_(*out) {}
 
-  PerfSidecarStatus Read(const ordered_json& doc) {
-    if (!doc.is_object()) {
-      return Invalid("", std::string("expected a JSON object at the top level, got ") +
-                             doc.type_name());
-    }
+  PerfSidecarStatus Read(const RawDocument& raw) {
+    const ordered_json& doc = raw.rest;
     // 2. The level.
     const ordered_json* level = Member(doc, "chip_swimlane_level");
     if (level == nullptr) return Invalid("chip_swimlane_level", "missing");
@@ -125,6 +286,7 @@ class SidecarReader {
       }
       for (const ordered_json& type : *core_types) core_types_.push_back(CoreTypeText(type));
     }
+    core_type_index_.assign(core_types_.size(), -1);
 
     // 4. Device and host orchestrator phases together.
     const ordered_json* source = Member(*metadata, "orchestrator_source");
@@ -141,16 +303,14 @@ class SidecarReader {
     }
 
     // 5. The rows, then the base tick over every stream the converter emits.
-    const ordered_json* aicore = nullptr;
-    const ordered_json* aicpu = nullptr;
-    if (!Rows(doc, "aicore_tasks", &aicore) || !Rows(doc, "aicpu_tasks", &aicpu) ||
-        !ReadAicoreRows(*aicore) || !TrackAicpuRows(*aicpu) ||
+    if (!CheckRows(raw.aicore, "aicore_tasks") || !CheckRows(raw.aicpu, "aicpu_tasks") ||
+        !ReadAicoreRows(raw.aicore) || !TrackAicpuRows(raw.aicpu) ||
         !TrackPhases(doc, "aicpu_scheduler_phases") ||
         !TrackPhases(doc, "aicpu_orchestrator_phases")) {
       return status_;
     }
     out_.base_ticks = base_ ? static_cast<int64_t>(*base_) : 0;
-    return Join(*aicpu);
+    return Join(raw.aicpu);
   }
 
  private:
@@ -221,6 +381,37 @@ class SidecarReader {
     }
   }
 
+  // `doc[key] or []` for the row arrays: an array, or a falsy value (no rows).
+  bool CheckRows(const RawRows& rows, const char* key) {
+    if (rows.is_array || !Truthy(rows.value)) return true;
+    WrongType(key, rows.value, "an array");
+    return false;
+  }
+  static size_t RowCount(const RawRows& rows) { return rows.is_array ? rows.rows.size() : 0; }
+  // Whether row i is an array, and its length.
+  static bool RowIsArray(const RawRows& rows, size_t i) {
+    const RawRow& row = rows.rows[i];
+    return row.odd < 0 || rows.odd[static_cast<size_t>(row.odd)].is_array();
+  }
+  static size_t RowSize(const RawRows& rows, size_t i) {
+    const RawRow& row = rows.rows[i];
+    return row.odd < 0 ? row.size : rows.odd[static_cast<size_t>(row.odd)].size();
+  }
+  // int() of cell k of row i of `key` (k < RowSize).
+  bool CellInt(const RawRows& rows, size_t i, size_t k, const char* key, __int128* value) {
+    const RawRow& row = rows.rows[i];
+    if (row.odd >= 0) {
+      return IntOf(rows.odd[static_cast<size_t>(row.odd)][k],
+                   RowPath(key, i) + "[" + std::to_string(k) + "]", value);
+    }
+    *value = row.unsigned_mask & (1u << k) ? static_cast<__int128>(static_cast<uint64_t>(row.cells[k]))
+                                           : static_cast<__int128>(row.cells[k]);
+    return true;
+  }
+  static const ordered_json& OddRow(const RawRows& rows, size_t i) {
+    return rows.odd[static_cast<size_t>(rows.rows[i].odd)];
+  }
+
   // `doc[key] or []`, which must then be an array.
   bool Rows(const ordered_json& doc, const char* key, const ordered_json** rows) {
     static const ordered_json kEmptyArray = ordered_json::array();
@@ -246,61 +437,86 @@ class SidecarReader {
 
   // `core, task, reg, start, end, *rest = row` for every row, the (core, reg) lookup (the
   // last row of a key wins) and the base tick (start - receive_to_start, end).
-  bool ReadAicoreRows(const ordered_json& rows) {
-    aicore_.reserve(rows.size());
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const ordered_json& row = rows[i];
-      const std::string where = "aicore_tasks[" + std::to_string(i) + "]";
-      if (!row.is_array()) {
-        WrongType(where, row, "an array");
+  bool ReadAicoreRows(const RawRows& rows) {
+    const size_t count = RowCount(rows);
+    aicore_.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      if (!RowIsArray(rows, i)) {
+        WrongType(RowPath("aicore_tasks", i), OddRow(rows, i), "an array");
         return false;
       }
-      if (row.size() < 5) {
+      const size_t size = RowSize(rows, i);
+      if (size < 5) {
         Unreadable("not enough values to unpack (expected at least 5, got " +
-                   std::to_string(row.size()) + ")");
+                   std::to_string(size) + ")");
         return false;
       }
       AicoreRow r;
       __int128 r2s = 0;
       auto column = [&](size_t k, __int128* value) {
-        return IntOf(row[k], where + "[" + std::to_string(k) + "]", value);
+        return CellInt(rows, i, k, "aicore_tasks", value);
       };
       // The reference converts receive_to_start first, then core, reg, task, start, end.
-      if ((row.size() > 5 && !column(5, &r2s)) || !column(0, &r.core) || !column(2, &r.reg) ||
+      if ((size > 5 && !column(5, &r2s)) || !column(0, &r.core) || !column(2, &r.reg) ||
           !column(1, &r.token) || !column(3, &r.start) || !column(4, &r.end)) {
         return false;
       }
-      lookup_[{r.core, r.reg}] = aicore_.size();
+      // Tracking the base tick cannot fail, so it runs here rather than in a second loop.
+      Track(r.start - r2s);
+      Track(r.end);
       aicore_.push_back(r);
-      starts_minus_r2s_.push_back(r.start - r2s);
-    }
-    for (size_t i = 0; i < aicore_.size(); ++i) {
-      Track(starts_minus_r2s_[i]);
-      Track(aicore_[i].end);
     }
     return true;
   }
 
+  // The AICore rows by (core, reg_task_id), for the AICPU join: sorted keys, the last row of
+  // a key first (a dict keeps the last assignment). O(rows log rows), built once.
+  struct JoinKey {
+    __int128 core, reg;
+    size_t row;
+  };
+  void BuildLookup() {
+    lookup_.reserve(aicore_.size());
+    for (size_t i = 0; i < aicore_.size(); ++i) {
+      lookup_.push_back({aicore_[i].core, aicore_[i].reg, i});
+    }
+    std::sort(lookup_.begin(), lookup_.end(), [](const JoinKey& a, const JoinKey& b) {
+      if (a.core != b.core) return a.core < b.core;
+      if (a.reg != b.reg) return a.reg < b.reg;
+      return a.row > b.row;
+    });
+  }
+  // The aicore_ index of the last row with (core, reg), or SIZE_MAX. O(log rows).
+  size_t Lookup(__int128 core, __int128 reg) const {
+    auto it = std::lower_bound(lookup_.begin(), lookup_.end(), JoinKey{core, reg, SIZE_MAX},
+                               [](const JoinKey& a, const JoinKey& b) {
+                                 if (a.core != b.core) return a.core < b.core;
+                                 if (a.reg != b.reg) return a.reg < b.reg;
+                                 return a.row > b.row;
+                               });
+    if (it == lookup_.end() || it->core != core || it->reg != reg) return SIZE_MAX;
+    return it->row;
+  }
+
   // `for _, _, dispatch, finish in aicpu_tasks`: exactly four columns each.
-  bool TrackAicpuRows(const ordered_json& rows) {
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const ordered_json& row = rows[i];
-      const std::string where = "aicpu_tasks[" + std::to_string(i) + "]";
-      if (!row.is_array()) {
-        WrongType(where, row, "an array");
+  bool TrackAicpuRows(const RawRows& rows) {
+    for (size_t i = 0; i < RowCount(rows); ++i) {
+      if (!RowIsArray(rows, i)) {
+        WrongType(RowPath("aicpu_tasks", i), OddRow(rows, i), "an array");
         return false;
       }
-      if (row.size() < 4) {
-        Unreadable("not enough values to unpack (expected 4, got " + std::to_string(row.size()) +
-                   ")");
+      const size_t size = RowSize(rows, i);
+      if (size < 4) {
+        Unreadable("not enough values to unpack (expected 4, got " + std::to_string(size) + ")");
         return false;
       }
-      if (row.size() > 4) {
+      if (size > 4) {
         Unreadable("too many values to unpack (expected 4)");
         return false;
       }
       __int128 dispatch = 0, finish = 0;
-      if (!IntOf(row[2], where + "[2]", &dispatch) || !IntOf(row[3], where + "[3]", &finish)) {
+      if (!CellInt(rows, i, 2, "aicpu_tasks", &dispatch) ||
+          !CellInt(rows, i, 3, "aicpu_tasks", &finish)) {
         return false;
       }
       Track(dispatch);
@@ -339,15 +555,16 @@ class SidecarReader {
     return true;
   }
 
+  // Index into core_type_names_ of core `core`'s type (`core_types[core]`, "aiv" outside).
   uint32_t CoreTypeOf(__int128 core) {
-    const std::string type =
-        core >= 0 && core < static_cast<__int128>(core_types_.size())
-            ? core_types_[static_cast<size_t>(core)]
-            : "aiv";
+    const bool inside = core >= 0 && core < static_cast<__int128>(core_types_.size());
+    int32_t& cached = inside ? core_type_index_[static_cast<size_t>(core)] : aiv_index_;
+    if (cached >= 0) return static_cast<uint32_t>(cached);
+    const std::string& type = inside ? core_types_[static_cast<size_t>(core)] : kAiv;
     auto it = std::find(core_type_names_.begin(), core_type_names_.end(), type);
-    if (it != core_type_names_.end()) return static_cast<uint32_t>(it - core_type_names_.begin());
-    core_type_names_.push_back(type);
-    return static_cast<uint32_t>(core_type_names_.size() - 1);
+    if (it == core_type_names_.end()) it = core_type_names_.insert(it, type);
+    cached = static_cast<int32_t>(it - core_type_names_.begin());
+    return static_cast<uint32_t>(cached);
   }
 
   void AddRecord(const AicoreRow& row, __int128 core) {
@@ -356,17 +573,19 @@ class SidecarReader {
   }
 
   // The AICPU join (or the level-1 fallback), the unmatched warning, and one entry per id.
-  PerfSidecarStatus Join(const ordered_json& aicpu) {
+  PerfSidecarStatus Join(const RawRows& aicpu) {
     std::vector<std::pair<std::string, size_t>> unmatched;  // per core, first-seen order
-    if (!aicpu.empty()) {
-      for (size_t i = 0; i < aicpu.size(); ++i) {
-        const std::string where = "aicpu_tasks[" + std::to_string(i) + "]";
+    if (RowCount(aicpu) > 0) {
+      BuildLookup();
+      records_.reserve(RowCount(aicpu));
+      for (size_t i = 0; i < RowCount(aicpu); ++i) {
         __int128 core = 0, reg = 0;
-        if (!IntOf(aicpu[i][0], where + "[0]", &core) || !IntOf(aicpu[i][1], where + "[1]", &reg)) {
+        if (!CellInt(aicpu, i, 0, "aicpu_tasks", &core) ||
+            !CellInt(aicpu, i, 1, "aicpu_tasks", &reg)) {
           return status_;
         }
-        auto it = lookup_.find({core, reg});
-        if (it == lookup_.end()) {
+        const size_t match = Lookup(core, reg);
+        if (match == SIZE_MAX) {
           const std::string name = Int128Text(core);
           auto seen = std::find_if(unmatched.begin(), unmatched.end(),
                                    [&](const auto& e) { return e.first == name; });
@@ -377,9 +596,10 @@ class SidecarReader {
           }
           continue;
         }
-        AddRecord(aicore_[it->second], core);
+        AddRecord(aicore_[match], core);
       }
     } else if (out_.level == 1) {
+      records_.reserve(aicore_.size());
       for (const AicoreRow& row : aicore_) AddRecord(row, row.core);
     }
     if (!unmatched.empty()) out_.warnings.push_back(UnmatchedWarning(unmatched));
@@ -458,9 +678,11 @@ class SidecarReader {
   PerfSidecarStatus status_ = PerfSidecarStatus::kOk;
   std::vector<std::string> core_types_;        // metadata.core_types as text
   std::vector<std::string> core_type_names_;   // distinct types of the records
+  std::vector<int32_t> core_type_index_;       // per core: index into core_type_names_, or -1
+  int32_t aiv_index_ = -1;                     // the same for cores outside core_types
+  inline static const std::string kAiv = "aiv";
   std::vector<AicoreRow> aicore_;
-  std::vector<__int128> starts_minus_r2s_;
-  std::map<std::pair<__int128, __int128>, size_t> lookup_;  // (core, reg) -> aicore_ index
+  std::vector<JoinKey> lookup_;  // see BuildLookup
   std::vector<Record> records_;
   std::optional<__int128> base_;
 };
@@ -485,7 +707,7 @@ PerfSidecarStatus LoadPerfSidecar(const std::string& path, PerfSidecar* sidecar,
   *sidecar = PerfSidecar();
   std::string text;
   InputFileError read_error;
-  if (!ReadInputFile(path, kMaxSmallInputBytes, &text, &read_error)) {
+  if (!ReadInputFile(path, kMaxPerfSidecarBytes, &text, &read_error)) {
     *err = PythonOpenErrorMessage(path, read_error);
     return PerfSidecarStatus::kUnreadable;
   }
@@ -495,8 +717,14 @@ PerfSidecarStatus LoadPerfSidecar(const std::string& path, PerfSidecar* sidecar,
 PerfSidecarStatus LoadPerfSidecarText(std::string_view text, const std::string& path,
                                       PerfSidecar* sidecar, std::string* err) {
   *sidecar = PerfSidecar();
-  ordered_json doc;
-  if (!ParseJsonDocument(text, &doc, err)) return PerfSidecarStatus::kUnreadable;
+  RawDocument doc;
+  bool object = false;
+  if (!ReadRawDocument(text, &doc, &object, err)) return PerfSidecarStatus::kUnreadable;
+  if (!object) {
+    *err = EscapeForMessage(path) + ": expected a JSON object at the top level, got " +
+           doc.rest.type_name();
+    return PerfSidecarStatus::kInvalid;
+  }
   PerfSidecar loaded;
   SidecarReader reader(path, &loaded);
   const PerfSidecarStatus status = reader.Read(doc);

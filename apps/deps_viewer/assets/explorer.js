@@ -623,6 +623,10 @@
   api.criticalPath = () => { const p = criticalPath(g); return p ? ids(p) : null; };
   api.setColorBy = (by) => setColourBy(by);
   api.colorBy = () => st.colourBy;
+  api.screenPosition = (id) => {
+    const i = byId(id);
+    return i < 0 ? null : { x: g.x[i] * R.view.s + R.view.tx, y: g.y[i] * R.view.s + R.view.ty };
+  };
   api.duration = (id) => {
     const i = byId(id);
     return i >= 0 && g.dur && g.dur[i] >= 0 ? g.dur[i] : null;

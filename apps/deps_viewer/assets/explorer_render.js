@@ -328,6 +328,7 @@ function createRenderer(g, canvas, minimap, st) {
     drawScene(oc.getContext('2d', { alpha: false }), w, h, v, 1);
     st.labels = saved;
     r.overview = { canvas: oc, view: v };
+    r.overviewStale = false;
     const mv = minimapFit(minimap.width, minimap.height, 2);
     r.minimapView = mv;
     const base = document.createElement('canvas');
@@ -398,7 +399,9 @@ function createRenderer(g, canvas, minimap, st) {
     const t0 = performance.now();
     const moving = !forceQuality && t0 - r.lastInput < IDLE_MS;
     r.usedCache = false;
-    if (!moving || !r.overview) {
+    // A stale overview (the colours or the highlight changed since it was drawn) would show
+    // the old scene while the view moves: draw sharply until it is rebuilt.
+    if (!moving || !r.overview || r.overviewStale) {
       drawQuality(0);
     } else if (r.lastQualityMs > FAST_MS || !drawQuality(MOVING_EDGE_BUDGET)) {
       drawCached(r.view);
@@ -422,6 +425,7 @@ function createRenderer(g, canvas, minimap, st) {
   /** The scene changed (mode, colours, highlight): caches are stale. */
   r.invalidate = function () {
     r.snapshot = null;
+    r.overviewStale = true;
     clearTimeout(r.overviewTimer);
     r.overviewTimer = setTimeout(() => { buildOverview(); r.request(); }, IDLE_MS * 2);
     r.request();

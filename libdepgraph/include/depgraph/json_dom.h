@@ -18,6 +18,13 @@ namespace depgraph {
 /// Cost: O(|text|) time, the DOM's memory.
 bool ParseJsonDocument(std::string_view text, nlohmann::ordered_json* out, std::string* err);
 
+class JsonReader;
+/// Reads the next value of `reader` into *out with ParseJsonDocument's rules, for readers that
+/// stream the bulk of a document and keep the rest as a DOM (`path` prefixes the JSON paths of
+/// number range errors). False with the message in *err. O(size of the value).
+bool ReadJsonValue(JsonReader* reader, std::string_view path, nlohmann::ordered_json* out,
+                   std::string* err);
+
 /// Appends `doc` as Python's json.dumps(doc, indent=indent, ensure_ascii=False) writes it:
 /// members in DOM order, `": "` between key and value, `","` + newline between items, each
 /// level indented by `indent` more spaces, `{}` / `[]` for empty containers; strings as

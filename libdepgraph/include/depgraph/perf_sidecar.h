@@ -50,6 +50,10 @@ struct PerfSidecar {
   std::vector<TaskId> TaskIds() const;
 };
 
+/// Largest sidecar LoadPerfSidecar reads (a 65,536-task capture with SPMD blocks writes
+/// ~80 MB); larger files are kUnreadable.
+inline constexpr uint64_t kMaxPerfSidecarBytes = uint64_t{4} << 30;
+
 /// Outcome of LoadPerfSidecar.
 enum class PerfSidecarStatus {
   kOk,
@@ -66,9 +70,10 @@ enum class PerfSidecarStatus {
 /// (`Unsupported chip_swimlane_level: 7 (expected 1, 2, 3, or 4)`, Python's
 /// `[Errno 2] No such file or directory: 'x'`; JSON syntax errors as "line L:column C: ..."
 /// from depgraph/json_dom.h), on kInvalid "path: json.path: what" (message_quote.h escapes).
-/// Only a regular file of at most kMaxSmallInputBytes is read (input_file.h); other files are
+/// Only a regular file of at most kMaxPerfSidecarBytes is read (input_file.h); other files are
 /// kUnreadable. Checks run in the reference's order, so the first failure is the one it
-/// reports. Cost: O(file size) time and the DOM's memory, plus O(rows log rows) for the join.
+/// reports. Cost: O(file size + rows log rows) time; memory the file plus ~60 bytes per row
+/// (the two row arrays are streamed into a compact form, the rest read into a DOM).
 PerfSidecarStatus LoadPerfSidecar(const std::string& path, PerfSidecar* sidecar, std::string* err);
 
 /// Same for an in-memory document; `path` names it in kInvalid messages. O(|text|).
