@@ -8,6 +8,7 @@
 #include "process_memory.h"
 
 int main(int argc, char** argv) {
+  depgraph::cli::UseHugePagesForTheHeap(argv);
   depgraph::cli::KeepFreedMemoryForReuse();
   std::vector<std::string> args(argv + 1, argv + argc);
   return depgraph::DepgraphMain(args, std::cout, std::cerr);

@@ -3,6 +3,7 @@
 #include "viewer.h"
 
 int main(int argc, char** argv) {
+  depgraph::cli::UseHugePagesForTheHeap(argv);
   depgraph::cli::KeepFreedMemoryForReuse();
   return depgraph::ViewerMain(argc, argv);
 }
