@@ -5,6 +5,10 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
 
 namespace depgraph {
 namespace {
@@ -88,6 +92,59 @@ TEST(JsonReader, LongStringsAcrossWordBoundaries) {
     std::string doc3 = "\"" + body + "\x01" + "\"";
     control.OpenBuffer(doc3);
     EXPECT_FALSE(control.ReadString(&s)) << pad;
+  }
+}
+
+// What TryReadPlainDecimal should do with `token` at the start of `doc`, by a digit loop:
+// the value, or nullopt when the general readers must take it.
+std::optional<uint64_t> ReferencePlainDecimal(const std::string& token) {
+  const bool quoted = !token.empty() && token.front() == '"';
+  const std::string digits = quoted ? token.substr(1, token.size() - 2) : token;
+  if (digits.empty() || digits.size() > 20) return std::nullopt;
+  if (!quoted && digits.size() > 1 && digits[0] == '0') return std::nullopt;
+  unsigned __int128 v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (v > UINT64_MAX) return std::nullopt;
+  return static_cast<uint64_t>(v);
+}
+
+TEST(JsonReader, PlainDecimalsAtEveryLengthAndOffset) {
+  std::mt19937_64 rng(5);
+  const std::vector<std::string> fixed = {
+      "0", "7", "01", "\"01\"", "18446744073709551615", "18446744073709551616",
+      "\"18446744073709551615\"", "\"99999999999999999999\"", "123456789012345678901",
+      "\"\"", "\"12a\"", "\" 1\"", "\"1 \"", "-1", "1.5", "1e3", "12E1", "\"\\u0031\""};
+  for (int round = 0; round < 4000; ++round) {
+    std::string token;
+    if (round < static_cast<int>(fixed.size())) {
+      token = fixed[round];
+    } else {
+      const size_t length = 1 + rng() % 22;
+      for (size_t i = 0; i < length; ++i) token += static_cast<char>('0' + rng() % 10);
+      if (rng() % 2) token = "\"" + token + "\"";
+    }
+    // Every offset from the buffer's end (the word steps need 24 bytes), then a separator.
+    for (size_t tail = 0; tail < 30; tail += 1 + rng() % 4) {
+      const std::string doc = " " + token + (tail == 0 ? "" : "," + std::string(tail - 1, ' '));
+      JsonReader reader;
+      reader.OpenBuffer(doc);
+      uint64_t value = 0;
+      std::string_view digits;
+      const std::optional<uint64_t> expected = ReferencePlainDecimal(token);
+      const bool read = reader.TryReadPlainDecimal(&value, &digits);
+      ASSERT_EQ(read, expected.has_value()) << token << " tail " << tail;
+      if (read) {
+        EXPECT_EQ(value, *expected) << token;
+        EXPECT_EQ(reader.position(), 1 + token.size()) << token;
+        EXPECT_EQ(digits, token.front() == '"' ? token.substr(1, token.size() - 2) : token);
+      } else {
+        EXPECT_EQ(reader.position(), 1u) << token;  // whitespace only
+        EXPECT_FALSE(reader.failed());
+      }
+    }
   }
 }
 

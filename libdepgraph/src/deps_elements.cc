@@ -48,6 +48,15 @@ bool DepsLoader::ReadPyInt(PyInt* out, ShownValue* shown) {
   *out = PyInt{};
   const JsonKind kind = reader_.Peek();
   if (shown) shown->kind = kind;
+  if (kind == JsonKind::kNumber || kind == JsonKind::kString) {
+    uint64_t plain;
+    std::string_view digits;
+    if (reader_.TryReadPlainDecimal(&plain, &digits)) {
+      *out = PyInt{PyInt::kOk, plain};
+      if (shown) shown->token = digits;
+      return true;
+    }
+  }
   switch (kind) {
     case JsonKind::kNumber: {
       std::string_view token;

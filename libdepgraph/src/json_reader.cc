@@ -395,6 +395,74 @@ bool JsonReader::ReadNumber(std::string_view* out) {
   return true;
 }
 
+namespace {
+
+constexpr uint64_t kAsciiZeros = 0x3030303030303030ull;
+
+// The value of eight decimal digits, one per byte (0-9 each), the most significant in the
+// lowest byte: pairs, then quadruples, then the whole, each step a multiply and a shift.
+inline uint64_t EightDigitsValue(uint64_t digits) {
+  digits = (digits * 10 + (digits >> 8)) & 0x00FF00FF00FF00FFull;
+  digits = (digits * 100 + (digits >> 16)) & 0x0000FFFF0000FFFFull;
+  return (digits * 10000 + (digits >> 32)) & 0xFFFFFFFFull;
+}
+
+constexpr uint64_t kPowersOfTen[9] = {1,      10,      100,      1000,     10000,
+                                      100000, 1000000, 10000000, 100000000};
+
+}  // namespace
+
+bool JsonReader::TryReadPlainDecimal(uint64_t* value, std::string_view* digits) {
+  if (failed_) return false;
+  SkipWhitespace();
+  size_t p = pos_;
+  const bool quoted = p < size_ && data_[p] == '"';
+  if (quoted) ++p;
+  const size_t start = p;
+  uint64_t v = 0;
+  if (size_ - p >= 24) {
+    // Up to three words of eight bytes: the digits of each word end at its first byte that
+    // is not a digit (x = byte ^ '0' is 0-9 exactly for digits; the lowest flag is exact).
+    for (int word = 0; word < 3; ++word) {
+      uint64_t w;
+      std::memcpy(&w, data_ + p, 8);
+      const uint64_t x = w ^ kAsciiZeros;
+      const uint64_t not_digit = ((x + 0x7676767676767676ull) | x) & 0x8080808080808080ull;
+      const size_t n = not_digit == 0 ? 8 : static_cast<size_t>(__builtin_ctzll(not_digit)) / 8;
+      if (n > 0) {
+        // The n digits moved to the top bytes; zeros (leading digits) fill the bottom.
+        const uint64_t chunk = EightDigitsValue(x << (8 * (8 - n)));
+        if (__builtin_mul_overflow(v, kPowersOfTen[n], &v) ||
+            __builtin_add_overflow(v, chunk, &v)) {
+          return false;
+        }
+      }
+      p += n;
+      if (n < 8) break;
+    }
+  } else {
+    for (; p < size_ && data_[p] >= '0' && data_[p] <= '9'; ++p) {
+      const uint64_t digit = static_cast<uint64_t>(data_[p] - '0');
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, digit, &v)) {
+        return false;
+      }
+    }
+  }
+  const size_t count = p - start;
+  if (count == 0 || count > 20) return false;
+  if (quoted) {
+    if (p >= size_ || data_[p] != '"') return false;
+    ++p;
+  } else {
+    if (count > 1 && data_[start] == '0') return false;  // not JSON: let ReadNumber say so
+    if (p < size_ && (data_[p] == '.' || data_[p] == 'e' || data_[p] == 'E')) return false;
+  }
+  *value = v;
+  *digits = std::string_view(data_ + start, count);
+  pos_ = p;
+  return true;
+}
+
 bool JsonReader::ReadBool(bool* out) {
   SkipWhitespace();
   if (size_ - pos_ >= 4 && std::memcmp(data_ + pos_, "true", 4) == 0) {
