@@ -32,14 +32,25 @@ struct ModifierRecord {
   size_t count = 0;
 };
 
+// The records built from one range of rows: intervals in `pool`, records pointing into it.
+struct RecordPart {
+  std::vector<ByteInterval> pool;
+  std::vector<CreatorRecord> creators;   // file order
+  std::vector<ModifierRecord> modifiers;  // file order
+  ByteRegion consumer;                    // scratch
+  ByteRegion producer;                    // scratch
+};
+
 // Every record the proof can consult, with sorted indexes for range lookups.
 class RecordIndex {
  public:
   explicit RecordIndex(const DepGraph& graph) : graph_(graph) {}
 
   // Builds records for creator rows whose owner is in `owners` and tensormap rows touching a
-  // node in `tasks` (no other record can be consulted). O(R * I log I).
-  void Build(const std::vector<uint8_t>& owners, const std::vector<uint8_t>& tasks);
+  // node in `tasks` (no other record can be consulted), ranges of rows on `threads` threads,
+  // joined in file order. O(R * I log I / threads + records log records).
+  void Build(const std::vector<uint8_t>& owners, const std::vector<uint8_t>& tasks,
+             unsigned threads);
 
   std::span<const ByteInterval> Intervals(size_t first, size_t count) const {
     return {pool_.data() + first, count};
@@ -55,8 +66,12 @@ class RecordIndex {
   const std::vector<ModifierRecord>& modifiers() const { return modifiers_; }
 
  private:
-  void AddCreator(const EdgeRow& row, const Pair& pair);
-  void AddModifier(const EdgeRow& row, const Pair& pair);
+  void BuildPart(size_t first_row, size_t last_row, const std::vector<uint8_t>& owners,
+                 const std::vector<uint8_t>& tasks, RecordPart* part) const;
+  void AddCreator(const EdgeRow& row, const Pair& pair, RecordPart* part) const;
+  void AddModifier(const EdgeRow& row, const Pair& pair, RecordPart* part) const;
+  // Appends a part's records, their intervals rebased onto pool_.
+  void Take(RecordPart* part);
 
   const DepGraph& graph_;
   std::vector<ByteInterval> pool_;
@@ -64,58 +79,87 @@ class RecordIndex {
   std::vector<ModifierRecord> modifiers_;  // file order
   std::vector<uint32_t> incoming_;         // modifier ids by (succ, arg, buffer)
   std::vector<uint32_t> outgoing_;         // modifier ids by (pred, buffer)
-  ByteRegion consumer_;                    // scratch
-  ByteRegion producer_;                    // scratch
 };
 
-void RecordIndex::AddCreator(const EdgeRow& row, const Pair& pair) {
+void RecordIndex::AddCreator(const EdgeRow& row, const Pair& pair, RecordPart* part) const {
   const Task* task = graph_.TaskOfNode(pair.succ);
   if (task == nullptr || row.arg_state != FieldState::kValid) return;
   const TaskArg* arg = graph_.FindArg(*task, row.arg);
   if (arg == nullptr) return;
   if (arg->type != ArgType::kInOut && arg->type != ArgType::kOutputExisting) return;
-  if (!ComputeRowRegion(graph_, row, arg, ViewRole::kConsumer, &consumer_)) return;
+  if (!ComputeRowRegion(graph_, row, arg, ViewRole::kConsumer, &part->consumer)) return;
   CreatorRecord record;
   record.pair = row.pair;
   record.type = arg->type;
-  record.buffer = consumer_.buffer_addr;
+  record.buffer = part->consumer.buffer_addr;
   record.arg = row.arg;
-  record.first = pool_.size();
-  record.count = consumer_.intervals.size();
-  pool_.insert(pool_.end(), consumer_.intervals.begin(), consumer_.intervals.end());
-  creators_.push_back(record);
+  record.first = part->pool.size();
+  record.count = part->consumer.intervals.size();
+  part->pool.insert(part->pool.end(), part->consumer.intervals.begin(),
+                    part->consumer.intervals.end());
+  part->creators.push_back(record);
 }
 
-void RecordIndex::AddModifier(const EdgeRow& row, const Pair& pair) {
+void RecordIndex::AddModifier(const EdgeRow& row, const Pair& pair, RecordPart* part) const {
   const Task* task = graph_.TaskOfNode(pair.succ);
   if (task == nullptr || row.arg_state != FieldState::kValid) return;
   const TaskArg* arg = graph_.FindArg(*task, row.arg);
   if (arg == nullptr || arg->type != ArgType::kInOut) return;
-  if (!ComputeRowRegion(graph_, row, arg, ViewRole::kConsumer, &consumer_)) return;
-  if (!ComputeRowRegion(graph_, row, arg, ViewRole::kProducer, &producer_)) return;
-  if (consumer_.buffer_addr != producer_.buffer_addr) return;
-  const size_t first = pool_.size();
-  AppendIntersection(consumer_.intervals, producer_.intervals, &pool_);
-  if (pool_.size() == first) return;  // the views do not overlap
+  if (!ComputeRowRegion(graph_, row, arg, ViewRole::kConsumer, &part->consumer)) return;
+  if (!ComputeRowRegion(graph_, row, arg, ViewRole::kProducer, &part->producer)) return;
+  if (part->consumer.buffer_addr != part->producer.buffer_addr) return;
+  const size_t first = part->pool.size();
+  AppendIntersection(part->consumer.intervals, part->producer.intervals, &part->pool);
+  if (part->pool.size() == first) return;  // the views do not overlap
   ModifierRecord record;
   record.pred = pair.pred;
   record.succ = pair.succ;
   record.arg = row.arg;
-  record.buffer = consumer_.buffer_addr;
+  record.buffer = part->consumer.buffer_addr;
   record.first = first;
-  record.count = pool_.size() - first;
-  modifiers_.push_back(record);
+  record.count = part->pool.size() - first;
+  part->modifiers.push_back(record);
 }
 
-void RecordIndex::Build(const std::vector<uint8_t>& owners, const std::vector<uint8_t>& tasks) {
-  for (const EdgeRow& row : graph_.rows) {
+void RecordIndex::BuildPart(size_t first_row, size_t last_row,
+                            const std::vector<uint8_t>& owners,
+                            const std::vector<uint8_t>& tasks, RecordPart* part) const {
+  for (size_t r = first_row; r < last_row; ++r) {
+    const EdgeRow& row = graph_.rows[r];
     const Pair& pair = graph_.pairs[row.pair];
     if (row.source == EdgeSource::kCreator) {
-      if (owners[pair.pred]) AddCreator(row, pair);
+      if (owners[pair.pred]) AddCreator(row, pair, part);
     } else if (row.source == EdgeSource::kTensormap) {
-      if (tasks[pair.pred] || tasks[pair.succ]) AddModifier(row, pair);
+      if (tasks[pair.pred] || tasks[pair.succ]) AddModifier(row, pair, part);
     }
   }
+}
+
+void RecordIndex::Take(RecordPart* part) {
+  const size_t base = pool_.size();
+  pool_.insert(pool_.end(), part->pool.begin(), part->pool.end());
+  for (CreatorRecord& record : part->creators) record.first += base;
+  for (ModifierRecord& record : part->modifiers) record.first += base;
+  creators_.insert(creators_.end(), part->creators.begin(), part->creators.end());
+  modifiers_.insert(modifiers_.end(), part->modifiers.begin(), part->modifiers.end());
+  *part = RecordPart();
+}
+
+void RecordIndex::Build(const std::vector<uint8_t>& owners, const std::vector<uint8_t>& tasks,
+                        unsigned threads) {
+  const size_t rows = graph_.rows.size();
+  threads = ThreadCount(threads, rows, size_t{1} << 16);
+  std::vector<RecordPart> parts(threads);
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      BuildPart(rows * t / threads, rows * (t + 1) / threads, owners, tasks, &parts[t]);
+    });
+  }
+  BuildPart(0, rows / threads, owners, tasks, &parts[0]);
+  for (std::thread& worker : workers) worker.join();
+  // Ranges joined in order: records stay in file order, as one pass over the rows gives.
+  for (RecordPart& part : parts) Take(&part);
   std::stable_sort(creators_.begin(), creators_.end(),
                    [](const CreatorRecord& a, const CreatorRecord& b) {
                      return std::tie(a.pair, a.buffer) < std::tie(b.pair, b.buffer);
@@ -257,7 +301,7 @@ std::vector<uint8_t> ProveDataflowRemovable(const DepGraph& graph,
   if (!any) return removable;
 
   RecordIndex index(graph);
-  index.Build(owners, tasks);
+  index.Build(owners, tasks, threads);
   // The candidates are independent and the index is read-only: ranges of pairs go to
   // threads, each writing only its own bytes of `removable`.
   auto prove_range = [&](size_t first, size_t last) {

@@ -17,9 +17,10 @@ namespace depgraph {
 /// 10,000 outer intervals veto. Returns a per-pair vector: 1 = proven removable.
 /// Pairs without creator rows are left 0 (the caller removes them without proof).
 /// Cost: O(R * I log I) to build region records for R creator/tensormap rows of at most
-/// I intervals each, plus per candidate O(sum of modifier * record intersections). The
-/// candidates are decided by `threads` threads over ranges of pairs (0 = all cores, but one
-/// per 65,536 pairs at most); each decision is independent, so the result is the same.
+/// I intervals each, plus per candidate O(sum of modifier * record intersections). Both
+/// halves run on `threads` threads (0 = all cores, but one per 65,536 rows or pairs at most):
+/// the records from ranges of rows, joined in file order, then the candidates over ranges of
+/// pairs; each decision is independent, so the result is the same.
 std::vector<uint8_t> ProveDataflowRemovable(const DepGraph& graph,
                                             const std::vector<uint8_t>& candidates,
                                             unsigned threads = 0);
