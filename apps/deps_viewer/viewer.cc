@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "depgraph/atomic_file.h"
 #include "depgraph/edge_mode.h"
@@ -147,7 +148,21 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   PerfSidecar perf;
   if (!LoadPerfSidecarIfPresent(perf_path, &perf, err)) return 1;
   AddIsolatedNodes(&graph, perf.TaskIds());
-  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names, &perf);
+  // The labels depend on nothing the reduction computes: with threads to spare, they are
+  // resolved on their own thread while the reduction runs.
+  std::vector<TaskLabel> labels;
+  std::thread labeller;
+  if (options.threads != 1 && std::thread::hardware_concurrency() > 1) {
+    labeller = std::thread([&] { labels = ResolveTaskLabels(graph, names, &perf); });
+  } else {
+    labels = ResolveTaskLabels(graph, names, &perf);
+  }
+  struct JoinOnExit {
+    std::thread& thread;
+    ~JoinOnExit() {
+      if (thread.joinable()) thread.join();
+    }
+  } join_labeller{labeller};
 
   const bool reducing = IsReductionMode(options.edge_mode);
   const HtmlLayoutChoice layout = ChooseHtmlLayout(options, graph);
@@ -176,6 +191,7 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
                                  ? JoinPath(ParentPath(source), stem + Extension(options.format))
                                  : NormalizePath(options.output);
 
+  if (labeller.joinable()) labeller.join();
   RenderRequest request{graph, labels, selection, source, options};
   if (!perf.tasks.empty()) request.perf = &perf;
   request.progress = &err;
