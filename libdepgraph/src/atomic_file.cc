@@ -13,6 +13,7 @@
 #include <mutex>
 #include <vector>
 
+#include "background_file_buf.h"
 #include "depgraph/input_file.h"
 
 namespace depgraph {
@@ -120,9 +121,12 @@ bool CheckReplaceable(const std::string& path, std::string* err) {
 
 }  // namespace
 
+AtomicFile::AtomicFile() = default;
+
 AtomicFile::~AtomicFile() {
   if (!temp_path_.empty() && !committed_) {
-    out_.close();
+    std::string ignored;
+    if (buf_) buf_->Close(&ignored);
     std::remove(temp_path_.c_str());
   }
   UnregisterTempFile(slot_);
@@ -146,21 +150,23 @@ bool AtomicFile::Open(const std::string& path, std::string* err) {
     temp_path_ = name.data();
     slot_ = RegisterTempFile(temp_path_);
   }
-  out_.open(temp_path_, std::ios::binary | std::ios::trunc);
-  if (!out_) {
-    *err = path + ": cannot open output file";
+  buf_ = std::make_unique<BackgroundFileBuf>();
+  std::string reason;
+  if (!buf_->Open(temp_path_, &reason)) {
+    *err = path + ": cannot open output file: " + reason;
     return false;
   }
+  out_.rdbuf(buf_.get());  // also clears the stream's state
   return true;
 }
 
 bool AtomicFile::Commit(std::string* err) {
   out_.flush();
-  if (!out_) {
-    *err = path_ + ": write failed";
+  std::string reason;
+  if (!out_ || !buf_ || !buf_->Close(&reason)) {
+    *err = path_ + ": write failed" + (reason.empty() ? "" : ": " + reason);
     return false;
   }
-  out_.close();
   // Something may have appeared at the target while the content was being written.
   if (!CheckReplaceable(path_, err)) return false;
   // mkstemp creates 0600; give the file the permissions a plain create would.

@@ -1,10 +1,13 @@
 // Atomic file output: readers see the old file or the complete new one, never a partial one.
 #pragma once
 
-#include <fstream>
+#include <memory>
+#include <ostream>
 #include <string>
 
 namespace depgraph {
+
+class BackgroundFileBuf;
 
 /// Writes to a temporary file beside `path` and renames it over `path` on Commit().
 /// Destroying an uncommitted AtomicFile removes the temporary file, so a failed run leaves
@@ -12,10 +15,11 @@ namespace depgraph {
 /// Open() installs a handler that unlinks every live temporary file and then re-raises the
 /// signal with its previous disposition; signals ignored at that time stay ignored).
 /// Only a regular file (or nothing) at `path` is ever replaced: a directory, symlink, FIFO,
-/// device or socket there is refused. Cost: one lstat and one rename more than a plain write.
+/// device or socket there is refused. Cost: one lstat and one rename more than a plain write;
+/// the writes themselves run on a thread of their own, overlapping what produces the bytes.
 class AtomicFile {
  public:
-  AtomicFile() = default;
+  AtomicFile();
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -36,7 +40,8 @@ class AtomicFile {
  private:
   std::string path_;
   std::string temp_path_;
-  std::ofstream out_;
+  std::unique_ptr<BackgroundFileBuf> buf_;
+  std::ostream out_{nullptr};
   int slot_ = -1;  // index in the registry of live temporary files, -1 if not registered
   bool committed_ = false;
 };
