@@ -11,6 +11,10 @@
 
 #include "depgraph/utf8.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace depgraph {
 
 // Deeper documents are rejected so that SkipValue's recursion stays bounded.
@@ -252,11 +256,28 @@ bool JsonReader::ParseStringRaw(std::string_view* out) {
   const size_t start = pos_;
   // Input is read once, in order: ask for it well before it is needed.
   __builtin_prefetch(data_ + std::min(pos_ + kPrefetchDistance, size_));
-  // Fast path: no escapes. Skip 8 bytes at a time while none of them is a quote, a
-  // backslash, a control character or a non-ASCII byte (SWAR byte tests); those are looked at
-  // one by one below.
+  // Fast path: no escapes. Skip 16 bytes (SSE2), then 8 (SWAR byte tests), at a time while
+  // none of them is a quote, a backslash, a control character or a non-ASCII byte; those are
+  // looked at one by one below.
   constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
   for (;;) {
+#if defined(__SSE2__)
+    // Sixteen bytes a step where the input has them; the signed compare flags control
+    // characters and every non-ASCII byte at once.
+    while (pos_ + 16 <= size_) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data_ + pos_));
+      const __m128i special = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                       _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+          _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+      const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+      if (mask != 0) {
+        pos_ += static_cast<size_t>(__builtin_ctz(mask));
+        break;
+      }
+      pos_ += 16;
+    }
+#endif
     while (pos_ + 8 <= size_) {
       uint64_t word;
       std::memcpy(&word, data_ + pos_, 8);
