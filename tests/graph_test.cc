@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <set>
+#include <vector>
+
 #include "test_util.h"
 
 namespace depgraph {
@@ -51,6 +55,48 @@ TEST(Graph, AddIsolatedNodesOfKnownNodesChangesNothing) {
   EXPECT_FALSE(g.UsesRings());
   AddIsolatedNodes(&g, {(TaskId{1} << 32) | 7});  // a ring-1 id switches the display
   EXPECT_EQ(g.Display(), IdDisplay::kRing);
+}
+
+// FindTensor through the range index finds exactly what a search of the whole vector finds:
+// ids spread out, clustered at one end, every id equal in its high bits, and misses on
+// both sides of the range.
+TEST(Graph, TensorIndexFindsWhatTheWholeSearchFinds) {
+  std::mt19937_64 rng(9);
+  for (int shape = 0; shape < 4; ++shape) {
+    for (size_t n : {1, 63, 64, 65, 1000, 5000}) {
+      std::set<TaskId> ids;
+      while (ids.size() < n) {
+        const uint64_t r = rng();
+        switch (shape) {
+          case 0: ids.insert(r); break;                                // spread
+          case 1: ids.insert(r % 3 ? r % 4096 : r); break;             // clustered low
+          case 2: ids.insert(0xABCD000000000000ull | (r % 100000)); break;  // shared top
+          default: ids.insert(ids.size() * 7 + 1); break;              // dense
+        }
+      }
+      DepGraph graph;
+      for (TaskId id : ids) {
+        Tensor t;
+        t.id = id;
+        graph.tensors.push_back(t);
+      }
+      graph.BuildTensorIndex();
+      if (n >= 64) {
+        EXPECT_EQ(graph.tensor_index.starts.back(), n);
+      }
+      std::vector<TaskId> probes(ids.begin(), ids.end());
+      for (int k = 0; k < 2000; ++k) probes.push_back(rng() % 3 ? rng() : rng() % 8192);
+      probes.push_back(0);
+      probes.push_back(UINT64_MAX);
+      for (TaskId probe : probes) {
+        const Tensor* found = graph.FindTensor(probe);
+        EXPECT_EQ(found != nullptr, ids.count(probe) == 1) << shape << " " << n << " " << probe;
+        if (found) {
+          EXPECT_EQ(found->id, probe);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -166,6 +166,7 @@ bool DepsLoader::Finish(unsigned threads) {
       }
     }
     raw_tensors_ = std::vector<Tensor>();
+    graph_.BuildTensorIndex();
   };
   RunBoth(threads, build_task_index, build_tensors);
 

@@ -83,10 +83,39 @@ const Task* DepGraph::FindTask(TaskId id) const {
 }
 
 const Tensor* DepGraph::FindTensor(TaskId id) const {
-  auto it = std::lower_bound(tensors.begin(), tensors.end(), id,
+  auto first = tensors.begin(), last = tensors.end();
+  const std::vector<uint32_t>& starts = tensor_index.starts;
+  if (starts.size() >= 2 && starts.back() == tensors.size()) {
+    if (id < tensor_index.min) return nullptr;
+    const uint64_t range = (id - tensor_index.min) >> tensor_index.shift;
+    if (range + 1 >= starts.size()) return nullptr;  // above the largest id
+    first = tensors.begin() + starts[range];
+    last = tensors.begin() + starts[range + 1];
+  }
+  auto it = std::lower_bound(first, last, id,
                              [](const Tensor& t, TaskId value) { return t.id < value; });
-  if (it == tensors.end() || it->id != id) return nullptr;
+  if (it == last || it->id != id) return nullptr;
   return &*it;
+}
+
+void DepGraph::BuildTensorIndex() {
+  tensor_index = TensorIndex();
+  const size_t n = tensors.size();
+  if (n < 64) return;  // a binary search is as quick
+  const TaskId min = tensors.front().id;
+  const uint64_t span = tensors.back().id - min;
+  // The smallest shift that maps the id span onto at most as many ranges as tensors.
+  int shift = 0;
+  while (shift < 64 && (span >> shift) >= n) ++shift;
+  const size_t ranges = static_cast<size_t>(shift < 64 ? (span >> shift) : 0) + 1;
+  tensor_index.min = min;
+  tensor_index.shift = shift;
+  tensor_index.starts.assign(ranges + 1, static_cast<uint32_t>(n));
+  size_t next = 0;  // the first range whose start is not set yet
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t range = shift < 64 ? (tensors[i].id - min) >> shift : 0;
+    for (; next <= range; ++next) tensor_index.starts[next] = static_cast<uint32_t>(i);
+  }
 }
 
 const TaskArg* DepGraph::FindArg(const Task& task, int64_t idx) const {

@@ -166,8 +166,13 @@ struct DepGraph {
   /// The task record with this id (also isolated dummies that are not nodes), or nullptr.
   /// O(log T).
   const Task* FindTask(TaskId id) const;
-  /// The tensor with this id, or nullptr. O(log tensors).
+  /// The tensor with this id, or nullptr. O(1) expected on ids spread over their range
+  /// once BuildTensorIndex() ran (the loader runs it), O(log tensors) at worst.
   const Tensor* FindTensor(TaskId id) const;
+  /// Splits `tensors` (sorted by id) into about as many equal id ranges as there are
+  /// tensors, so that FindTensor searches one range instead of the whole vector (the
+  /// dataflow proof looks up a tensor per row). O(tensors) time, 4 bytes per tensor.
+  void BuildTensorIndex();
   /// The argument with `idx` of a task (last match wins, as a dict would), or nullptr.
   const TaskArg* FindArg(const Task& task, int64_t idx) const;
   /// The elements of a dimension list.
@@ -187,6 +192,14 @@ struct DepGraph {
 
   /// Tasks sorted by id with their indices, for FindTask (built by the loader).
   std::vector<std::pair<TaskId, uint32_t>> task_index;
+  /// For FindTensor: tensors whose id - min has the same bits above `shift` form one range,
+  /// which starts at starts[that value]; starts.back() == tensors.size(). Empty (or built
+  /// for another tensors vector): FindTensor searches the whole vector.
+  struct TensorIndex {
+    TaskId min = 0;
+    int shift = 0;
+    std::vector<uint32_t> starts;
+  } tensor_index;
 };
 
 /// Makes every id of `ids` a node (ids that are nodes already are skipped), for tasks known
