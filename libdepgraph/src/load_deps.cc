@@ -23,6 +23,9 @@ namespace {
 constexpr size_t kDefaultBlockBytes = size_t{1} << 20;
 // The input is mapped in this far ahead of the structural scan.
 constexpr size_t kScanLead = size_t{32} << 20;
+// Blocks parsed ahead of the commits per thread: enough that a slow commit (it faults in the
+// model's pages) does not leave a parser without a free slot.
+constexpr unsigned kSlotsPerThread = 8;
 // The model's vectors are sized once from what this much of an array holds.
 constexpr size_t kEstimateAfterBytes = size_t{1} << 20;
 
@@ -208,8 +211,8 @@ size_t DepsLoader::ReadArrayInBlocks(ElementReader element, size_t open,
   BlockBounds second;
   reader_.PrefetchTo(open + kScanLead);
   if (!splitter.Block(1, &second)) return 0;  // a single block: nothing to share
-  LoaderBlocks blocks(this, &reader_, element, 2 * static_cast<size_t>(threads));
-  const BlockRunResult run = ParseBlocksInParallel(&splitter, threads, 2 * threads, &blocks);
+  LoaderBlocks blocks(this, &reader_, element, kSlotsPerThread * static_cast<size_t>(threads));
+  const BlockRunResult run = ParseBlocksInParallel(&splitter, threads, kSlotsPerThread * threads, &blocks);
   if (options.stats) {
     options.stats->blocks += run.committed;
     if (!run.complete) ++options.stats->fallbacks;
