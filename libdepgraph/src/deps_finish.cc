@@ -9,7 +9,7 @@
 // several threads, the independent parts run side by side: the tensor sort with the task
 // index, the endpoint searches over ranges of rows, the CSR build with the rows' pair ids.
 // Everything is O(rows + tasks) but the searches (O(log distance) each) and the sorts of
-// small groups.
+// small groups. The pairs are counted, then written, over ranges of nodes.
 #include <algorithm>
 #include <array>
 #include <boost/iterator/transform_iterator.hpp>
@@ -155,10 +155,16 @@ bool DepsLoader::Finish(unsigned threads) {
     index.resize(kept);
   };
   auto build_tensors = [&] {
-    std::stable_sort(raw_tensors_.begin(), raw_tensors_.end(),
-                     [](const Tensor& a, const Tensor& b) { return a.id < b.id; });
+    // Sorted through (id, position) entries, which the radix sort moves instead of whole
+    // tensors; equal ids keep their file order, so the last entry wins below.
+    std::vector<IndexEntry> order;
+    order.reserve(raw_tensors_.size());
+    for (uint32_t t = 0; t < raw_tensors_.size(); ++t) order.emplace_back(raw_tensors_[t].id, t);
+    SortById(&order);
     graph_.tensors.clear();
-    for (const Tensor& t : raw_tensors_) {
+    graph_.tensors.reserve(order.size());
+    for (const IndexEntry& entry : order) {
+      const Tensor& t = raw_tensors_[entry.second];
       if (!graph_.tensors.empty() && graph_.tensors.back().id == t.id) {
         graph_.tensors.back() = t;
       } else {
@@ -256,20 +262,37 @@ bool DepsLoader::Finish(unsigned threads) {
     }
   }
   ends = std::vector<Pair>();
-  graph_.pairs.clear();
-  graph_.pairs.reserve(rows);  // at most one pair per row
-  std::vector<uint32_t> pair_of_row(rows);
-  for (uint32_t u = 0; u < nodes.size(); ++u) {
-    const auto begin = keys.begin() + first_row[u], end = keys.begin() + first_row[u + 1];
-    std::sort(begin, end);
-    for (auto it = begin; it != end; ++it) {
-      const uint32_t succ = static_cast<uint32_t>(*it >> 32);
-      if (it == begin || succ != static_cast<uint32_t>(*(it - 1) >> 32)) {
-        graph_.pairs.push_back(Pair{u, succ});
+  // Over ranges of nodes: sort each bucket and count its distinct successors; then, with
+  // every node's first pair known, write the pairs and the rows' pair ids.
+  std::vector<uint32_t> first_pair(nodes.size() + 1, 0);
+  RunSplit(threads, nodes.size(), [&](size_t begin, size_t end, unsigned) {
+    for (size_t u = begin; u < end; ++u) {
+      const auto from = keys.begin() + first_row[u], to = keys.begin() + first_row[u + 1];
+      std::sort(from, to);
+      uint32_t distinct = 0;
+      for (auto it = from; it != to; ++it) {
+        distinct += it == from || (*it >> 32) != (*(it - 1) >> 32) ? 1 : 0;
       }
-      pair_of_row[static_cast<uint32_t>(*it)] = static_cast<uint32_t>(graph_.pairs.size() - 1);
+      first_pair[u + 1] = distinct;
     }
-  }
+  });
+  for (size_t u = 0; u < nodes.size(); ++u) first_pair[u + 1] += first_pair[u];
+  graph_.pairs.resize(first_pair[nodes.size()]);
+  std::vector<uint32_t> pair_of_row(rows);
+  RunSplit(threads, nodes.size(), [&](size_t begin, size_t end, unsigned) {
+    for (size_t u = begin; u < end; ++u) {
+      const auto from = keys.begin() + first_row[u], to = keys.begin() + first_row[u + 1];
+      uint32_t pair = first_pair[u];
+      for (auto it = from; it != to; ++it) {
+        const uint32_t succ = static_cast<uint32_t>(*it >> 32);
+        if (it != from && succ != static_cast<uint32_t>(*(it - 1) >> 32)) ++pair;
+        if (it == from || succ != static_cast<uint32_t>(*(it - 1) >> 32)) {
+          graph_.pairs[pair] = Pair{static_cast<uint32_t>(u), succ};
+        }
+        pair_of_row[static_cast<uint32_t>(*it)] = pair;
+      }
+    }
+  });
   keys = std::vector<uint64_t>();
 
   // The CSR and the rows' pair ids are independent.
