@@ -114,7 +114,7 @@ TEST(LoadDeps, ReadsViewsTensorsAndDuplicatesLastWins) {
   EXPECT_EQ(row.consumer.shape.state, FieldState::kInvalid);
   EXPECT_EQ(row.consumer.strides.state, FieldState::kInvalid);
   EXPECT_EQ(row.consumer.dtype_state, FieldState::kAbsent);
-  EXPECT_EQ(row.producer.start_offset_state, FieldState::kInvalid);
+  EXPECT_EQ(g.ProducerOf(row).start_offset_state, FieldState::kInvalid);
   EXPECT_EQ(g.overlap_names[row.overlap], "other");
 }
 
@@ -139,7 +139,7 @@ TEST(LoadDeps, StoresEachDistinctDimensionListOnce) {
   EXPECT_EQ(std::vector<int64_t>(g.DimData(third->view.shape), g.DimData(third->view.shape) + 3),
             (std::vector<int64_t>{2, 4, 1}));
   EXPECT_EQ(third->view.strides.state, FieldState::kInvalid);  // 0 is not a dimension
-  EXPECT_EQ(g.rows[0].producer.shape.state, FieldState::kInvalid);
+  EXPECT_EQ(g.ProducerOf(g.rows[0]).shape.state, FieldState::kInvalid);
   // [2,4], [4,1], [2,4,1], [4,1,1]: 2 + 2 + 3 + 3 elements.
   EXPECT_EQ(g.dims.size(), 10u);
 }

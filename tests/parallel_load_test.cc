@@ -77,7 +77,7 @@ bool SameView(const View& a, const View& b) {
     if (x.pair != y.pair || x.source != y.source || x.arg_state != y.arg_state ||
         x.tensor_id_state != y.tensor_id_state || x.overlap != y.overlap ||
         x.flags != y.flags || x.arg != y.arg || x.tensor_id != y.tensor_id ||
-        !SameView(x.consumer, y.consumer) || !SameView(x.producer, y.producer)) {
+        !SameView(x.consumer, y.consumer) || !SameView(a.ProducerOf(x), b.ProducerOf(y))) {
       return Differ("rows", i);
     }
   }

@@ -26,11 +26,11 @@ struct ResolvedView {
 
 // Consumer fields come from the row when its key was present (even if null/invalid), else from
 // the consumer task's argument; producer fields only from the row, with the tensor's dtype.
-ResolvedView ResolveView(const EdgeRow& row, const TaskArg* arg, ViewRole role,
-                         const Tensor& tensor) {
+ResolvedView ResolveView(const DepGraph& graph, const EdgeRow& row, const TaskArg* arg,
+                         ViewRole role, const Tensor& tensor) {
   ResolvedView out;
   if (role == ViewRole::kProducer) {
-    const View& v = row.producer;
+    const View& v = graph.ProducerOf(row);
     out.dtype = tensor.dtype;
     out.dtype_state = tensor.dtype_state;
     out.start_state = v.start_offset_state;
@@ -86,7 +86,7 @@ bool ComputeRowRegion(const DepGraph& graph, const EdgeRow& row, const TaskArg* 
       tensor->buffer_addr < 0 || tensor->buffer_numel < 0) {
     return false;
   }
-  const ResolvedView view = ResolveView(row, arg, role, *tensor);
+  const ResolvedView view = ResolveView(graph, row, arg, role, *tensor);
   if (view.start_state != FieldState::kValid || view.start_offset < 0) return false;
   if (view.shape.state != FieldState::kValid || view.strides.state != FieldState::kValid ||
       view.shape.size == 0 || view.shape.size != view.strides.size) {

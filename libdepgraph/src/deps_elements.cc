@@ -263,6 +263,8 @@ bool DepsLoader::ReadEdge(size_t i) {
     return Check() && SemanticError(nullptr, "expected an object, got " + DescribeAndSkip());
   }
   EdgeRow row;
+  View producer;
+  bool has_producer = false;
   TaskId pred = 0, succ = 0;
   bool has_pred = false, has_succ = false;
   if (!reader_.BeginObject()) return SyntaxError();
@@ -304,7 +306,8 @@ bool DepsLoader::ReadEdge(size_t i) {
       if (ok && !handled) ok = reader_.SkipValue() || SyntaxError();
     } else if (key.starts_with("producer_")) {
       bool handled;
-      ok = ReadViewField(key.substr(9), &row.producer, &handled);
+      ok = ReadViewField(key.substr(9), &producer, &handled);
+      has_producer = has_producer || handled;
       if (ok && !handled) ok = reader_.SkipValue() || SyntaxError();
     } else {
       ok = reader_.SkipValue() || SyntaxError();
@@ -316,6 +319,10 @@ bool DepsLoader::ReadEdge(size_t i) {
   if (!has_succ) return SemanticError("succ", "missing");
   if (graph_.rows.size() >= UINT32_MAX) return SemanticError(nullptr, "too many edge rows");
   row_ends_.emplace_back(pred, succ);
+  if (has_producer) {
+    row.producer_view = static_cast<uint32_t>(graph_.producer_views.size());
+    graph_.producer_views.push_back(producer);
+  }
   graph_.rows.push_back(row);
   return true;
 }

@@ -67,7 +67,7 @@ SerializationCause Classify(const DepGraph& graph, const EdgeRow& row, uint32_t 
   }
   const DimList& strides =
       consumer->strides.state != FieldState::kAbsent ? consumer->strides : fallback.strides;
-  if (!SameDims(graph, strides, row.producer.strides)) return SerializationCause::kStrided;
+  if (!SameDims(graph, strides, graph.ProducerOf(row).strides)) return SerializationCause::kStrided;
   if (strides.size > 0 && graph.DimData(strides)[strides.size - 1] != 1) {
     return SerializationCause::kStrided;
   }

@@ -227,6 +227,7 @@ void DepsLoader::ResetBlock() {
   graph_.tasks.clear();
   graph_.args.clear();
   graph_.rows.clear();
+  graph_.producer_views.clear();
   graph_.dims.clear();
   graph_.overlap_names.assign(1, std::string());
   row_ends_.clear();
@@ -299,14 +300,20 @@ bool DepsLoader::CommitBlock(DepsLoader& block, size_t element_base, size_t end)
   for (size_t t = first_task; t < graph_.tasks.size(); ++t) {
     graph_.tasks[t].first_arg = static_cast<uint32_t>(graph_.tasks[t].first_arg + args_base);
   }
+  const uint32_t producer_base = static_cast<uint32_t>(graph_.producer_views.size());
+  graph_.producer_views.insert(graph_.producer_views.end(), b.producer_views.begin(),
+                               b.producer_views.end());
+  for (size_t v = producer_base; v < graph_.producer_views.size(); ++v) {
+    rebase(&graph_.producer_views[v].shape);
+    rebase(&graph_.producer_views[v].strides);
+  }
   const size_t first_row = graph_.rows.size();
   graph_.rows.insert(graph_.rows.end(), b.rows.begin(), b.rows.end());
   for (size_t r = first_row; r < graph_.rows.size(); ++r) {
     EdgeRow& row = graph_.rows[r];
     rebase(&row.consumer.shape);
     rebase(&row.consumer.strides);
-    rebase(&row.producer.shape);
-    rebase(&row.producer.strides);
+    if (row.producer_view != kNoProducerView) row.producer_view += producer_base;
     row.overlap = overlap_map_[row.overlap];
   }
   row_ends_.insert(row_ends_.end(), block.row_ends_.begin(), block.row_ends_.end());

@@ -113,16 +113,27 @@ bool SameModel(const DepGraph& a, const DepGraph& b) {
     return std::make_tuple(t.id, t.index, t.addr_state, t.numel_state, t.buffer_addr,
                            t.buffer_numel, t.dtype_state, t.dtype);
   };
-  auto row = [](const EdgeRow& r) {
-    return std::tuple_cat(std::make_tuple(r.pair, r.source, r.arg_state, r.tensor_id_state,
-                                          r.overlap, r.flags, r.arg, r.tensor_id),
-                          ViewFields(r.consumer), ViewFields(r.producer));
+  // A row with its producer view (looked up in whichever graph holds the row).
+  auto row_in = [](const DepGraph& g) {
+    return [&g](const EdgeRow& r) {
+      return std::tuple_cat(std::make_tuple(r.pair, r.source, r.arg_state, r.tensor_id_state,
+                                            r.overlap, r.flags, r.arg, r.tensor_id),
+                            ViewFields(r.consumer), ViewFields(g.ProducerOf(r)));
+    };
   };
   auto pair = [](const Pair& p) { return std::make_pair(p.pred, p.succ); };
+  auto same_rows = [&] {
+    if (a.rows.size() != b.rows.size()) return false;
+    const auto fields_a = row_in(a), fields_b = row_in(b);
+    for (size_t i = 0; i < a.rows.size(); ++i) {
+      if (fields_a(a.rows[i]) != fields_b(b.rows[i])) return false;
+    }
+    return true;
+  };
   return a.nodes == b.nodes && a.node_task == b.node_task && a.task_index == b.task_index &&
          a.dims == b.dims && a.overlap_names == b.overlap_names && a.runtime == b.runtime &&
          same(a.tasks, b.tasks, task) && same(a.args, b.args, arg) &&
-         same(a.tensors, b.tensors, tensor) && same(a.rows, b.rows, row) &&
+         same(a.tensors, b.tensors, tensor) && same_rows() &&
          same(a.pairs, b.pairs, pair);
 }
 

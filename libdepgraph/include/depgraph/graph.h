@@ -114,9 +114,16 @@ inline constexpr uint8_t kEdgeFlagWait = 1;    ///< "wait"
 inline constexpr uint8_t kEdgeFlagRetain = 2;  ///< "retain"
 inline constexpr uint8_t kEdgeFlagOther = 4;   ///< any other element (or a non-array value)
 
-/// One row of `edges[]`, kept in file order. Several rows may map to one pair.
+/// EdgeRow::producer_view of a row without producer_* fields.
+inline constexpr uint32_t kNoProducerView = UINT32_MAX;
+
+/// One row of `edges[]`, kept in file order. Several rows may map to one pair. 64 bytes: the
+/// producer view, which most rows lack (creator and explicit rows), is stored apart.
 struct EdgeRow {
   uint32_t pair = 0;  ///< index of its unique (pred, succ) pair in DepGraph::pairs
+  /// Index of its producer_* fields in DepGraph::producer_views, or kNoProducerView (then
+  /// every producer field is absent). Read it through DepGraph::ProducerOf.
+  uint32_t producer_view = kNoProducerView;
   EdgeSource source = EdgeSource::kOther;
   FieldState arg_state = FieldState::kAbsent;
   FieldState tensor_id_state = FieldState::kAbsent;
@@ -125,7 +132,6 @@ struct EdgeRow {
   int64_t arg = -1;
   TaskId tensor_id = 0;
   View consumer;
-  View producer;  ///< dtype unused: the producer's dtype is the tensor's
 };
 
 /// A unique dependency pair, by node index (see DepGraph::nodes).
@@ -143,7 +149,7 @@ using PairGraph = boost::compressed_sparse_row_graph<boost::bidirectionalS, boos
 ///
 /// Node indices are positions in `nodes`, which is sorted by task id, so every ordering by
 /// index is the viewer's numeric ordering. Memory is O(tasks + rows + dims) with compact
-/// rows (~100 bytes); no copy of the source text is kept.
+/// rows (64 bytes, plus 32 for a row with producer fields); no copy of the source text is kept.
 struct DepGraph {
   std::vector<TaskId> nodes;        ///< rendered nodes, ascending id
   std::vector<int32_t> node_task;   ///< per node: index into tasks, or -1 (alloc)
@@ -151,6 +157,9 @@ struct DepGraph {
   std::vector<TaskArg> args;        ///< all task arguments, grouped by task
   std::vector<Tensor> tensors;      ///< distinct tensors, ascending id (last entry wins)
   std::vector<EdgeRow> rows;        ///< all edge rows, file order
+  /// The producer_* fields of the rows that have any, in row order (EdgeRow::producer_view);
+  /// dtype unused: the producer's dtype is the tensor's.
+  std::vector<View> producer_views;
   std::vector<Pair> pairs;          ///< unique pairs, ascending (pred, succ)
   std::vector<int64_t> dims;        ///< storage for every DimList
   std::vector<std::string> overlap_names = {""};  ///< interned `overlap` values
@@ -175,6 +184,11 @@ struct DepGraph {
   void BuildTensorIndex();
   /// The argument with `idx` of a task (last match wins, as a dict would), or nullptr.
   const TaskArg* FindArg(const Task& task, int64_t idx) const;
+  /// The producer_* fields of a row; every field absent when it has none. O(1).
+  const View& ProducerOf(const EdgeRow& row) const {
+    static const View kNone;
+    return row.producer_view == kNoProducerView ? kNone : producer_views[row.producer_view];
+  }
   /// The elements of a dimension list.
   const int64_t* DimData(const DimList& list) const { return dims.data() + list.offset; }
   /// Index of pair (pred, succ) or -1. O(log out-degree).
