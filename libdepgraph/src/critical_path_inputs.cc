@@ -10,6 +10,7 @@
 #include "depgraph/json_dom.h"
 #include "depgraph/json_reader.h"
 #include "depgraph/message_quote.h"
+#include "first_error.h"
 #include "flat_id_map.h"
 #include "json_scalar_text.h"
 
@@ -33,27 +34,16 @@ struct ElementPath {
 class DepsKeysLoader {
  public:
   DepsKeysLoader(JsonReader* reader, const std::string& name, CriticalPathDeps* out)
-      : reader_(*reader), name_(EscapeForMessage(name)), out_(*out) {}
+      : reader_(*reader), errors_(*reader, name), out_(*out) {}
 
   bool Load(std::string* err) {
-    if (!Top()) {
-      *err = error_.empty() ? name_ + ": invalid input" : error_;
-      out_ = CriticalPathDeps();
-      return false;
-    }
-    return true;
+    if (Top()) return true;
+    *err = errors_.Message();
+    out_ = CriticalPathDeps();
+    return false;
   }
 
  private:
-  bool SyntaxError() {
-    if (error_.empty()) error_ = name_ + ": " + reader_.error();
-    return false;
-  }
-  bool Check() { return reader_.failed() ? SyntaxError() : true; }
-  bool Error(const std::string& where, const std::string& message) {
-    if (error_.empty()) error_ = name_ + ": " + (where.empty() ? "" : where + ": ") + message;
-    return false;
-  }
   /// "an object", "an array", ... of the next value, which is skipped.
   std::string KindAndSkip() {
     const JsonKind kind = reader_.Peek();
@@ -87,11 +77,11 @@ class DepsKeysLoader {
   bool Top() {
     const JsonKind top = reader_.Peek();
     if (top != JsonKind::kObject) {
-      if (!reader_.SkipValue() || !reader_.ExpectEnd()) return SyntaxError();
-      return Error(
+      if (!reader_.SkipValue() || !reader_.ExpectEnd()) return errors_.Syntax();
+      return errors_.At(
           "", std::string("expected a JSON object at the top level, got ") + JsonKindName(top));
     }
-    if (!reader_.BeginObject()) return SyntaxError();
+    if (!reader_.BeginObject()) return errors_.Syntax();
     bool have_tasks = false, have_edges = false;
     std::vector<std::pair<uint32_t, CallableRef>> tasks;  // (key, callable) in file order
     std::string_view key;
@@ -106,13 +96,13 @@ class DepsKeysLoader {
         out_.edges.clear();
         ok = Array("edges", [&](size_t i) { return Edge(i); });
       } else {
-        ok = reader_.SkipValue() || SyntaxError();
+        ok = reader_.SkipValue() || errors_.Syntax();
       }
       if (!ok) return false;
     }
-    if (!Check() || !(reader_.ExpectEnd() || SyntaxError())) return false;
-    if (!have_tasks) return Error("", "missing \"tasks\"");
-    if (!have_edges) return Error("", "missing \"edges\"");
+    if (!errors_.Check() || !(reader_.ExpectEnd() || errors_.Syntax())) return false;
+    if (!have_tasks) return errors_.At("", "missing \"tasks\"");
+    if (!have_edges) return errors_.At("", "missing \"edges\"");
     for (auto& [index, callable] : tasks) {  // the last entry of an id wins
       out_.callables[index] = std::move(callable);
       out_.is_task[index] = true;
@@ -125,33 +115,34 @@ class DepsKeysLoader {
   bool Array(const char* name, Element&& element) {
     if (reader_.Peek() != JsonKind::kArray) {
       const std::string shown = KindAndSkip();
-      return Check() && Error(name, "expected an array, got " + shown);
+      return errors_.Check() && errors_.At(name, "expected an array, got " + shown);
     }
-    if (!reader_.BeginArray()) return SyntaxError();
+    if (!reader_.BeginArray()) return errors_.Syntax();
     size_t index = 0;
     while (reader_.NextElement()) {
       if (!element(index)) return false;
       if ((++index & 4095) == 0) reader_.ReleaseConsumed();
     }
-    return Check();
+    return errors_.Check();
   }
 
   /// A scalar id (`task_id`, `pred`, `succ`) as its text.
   bool Id(const ElementPath& where, std::string* text) {
     PyInt value;
     if (ReadScalarText(&reader_, text, &value)) return true;
-    if (reader_.failed()) return SyntaxError();
+    if (reader_.failed()) return errors_.Syntax();
     const std::string shown = KindAndSkip();
-    return Check() && Error(where.str(), "expected a task id (a number or a string), got " + shown);
+    return errors_.Check() &&
+           errors_.At(where.str(), "expected a task id (a number or a string), got " + shown);
   }
 
   bool Task(size_t i, std::vector<std::pair<uint32_t, CallableRef>>* tasks) {
     const ElementPath where{"tasks", i};
     if (reader_.Peek() != JsonKind::kObject) {
       const std::string shown = KindAndSkip();
-      return Check() && Error(where.str(), "expected an object, got " + shown);
+      return errors_.Check() && errors_.At(where.str(), "expected an object, got " + shown);
     }
-    if (!reader_.BeginObject()) return SyntaxError();
+    if (!reader_.BeginObject()) return errors_.Syntax();
     bool have_id = false;
     std::string id;
     CallableRef callable;
@@ -164,12 +155,12 @@ class DepsKeysLoader {
       } else if (key == "kernel_ids") {
         ok = KernelIds(ElementPath{"tasks", i, "kernel_ids"}, &callable);
       } else {
-        ok = reader_.SkipValue() || SyntaxError();
+        ok = reader_.SkipValue() || errors_.Syntax();
       }
       if (!ok) return false;
     }
-    if (!Check()) return false;
-    if (!have_id) return Error(where.str(), "missing \"task_id\"");
+    if (!errors_.Check()) return false;
+    if (!have_id) return errors_.At(where.str(), "missing \"task_id\"");
     tasks->emplace_back(Intern(std::move(id)), std::move(callable));
     return true;
   }
@@ -179,22 +170,22 @@ class DepsKeysLoader {
   bool KernelIds(const ElementPath& where, CallableRef* out) {
     *out = CallableRef();
     const JsonKind kind = reader_.Peek();
-    if (kind == JsonKind::kNull) return reader_.ReadNull() || SyntaxError();
+    if (kind == JsonKind::kNull) return reader_.ReadNull() || errors_.Syntax();
     if (kind != JsonKind::kArray) {
       out->state = CallableRef::kBad;
       out->id = where.str() + ": expected an array of kernel ids, got " + KindAndSkip();
-      return Check();
+      return errors_.Check();
     }
-    if (!reader_.BeginArray()) return SyntaxError();
+    if (!reader_.BeginArray()) return errors_.Syntax();
     size_t index = 0;
     while (reader_.NextElement()) {
       const JsonKind element = reader_.Peek();
       if (out->state != CallableRef::kNone || element == JsonKind::kNull) {
-        if (!reader_.SkipValue()) return SyntaxError();
+        if (!reader_.SkipValue()) return errors_.Syntax();
       } else if (element == JsonKind::kNumber) {
         std::string text;
         PyInt value;
-        if (!ReadScalarText(&reader_, &text, &value)) return SyntaxError();
+        if (!ReadScalarText(&reader_, &text, &value)) return errors_.Syntax();
         // `k >= 0`: Python's str() of a negative number starts with '-', "-0.0" excepted.
         if (text[0] != '-' || text == "-0.0") {
           out->state = CallableRef::kId;
@@ -203,25 +194,25 @@ class DepsKeysLoader {
       } else if (element == JsonKind::kTrue || element == JsonKind::kFalse) {
         PyInt unused;  // True >= 0 and False >= 0 hold in Python: the "id" is their text
         out->state = CallableRef::kId;
-        if (!ReadScalarText(&reader_, &out->id, &unused)) return SyntaxError();
+        if (!ReadScalarText(&reader_, &out->id, &unused)) return errors_.Syntax();
       } else {
         out->state = CallableRef::kBad;
         out->id = where.str() + "[" + std::to_string(index) + "]: expected a number, got " +
                   (element == JsonKind::kString ? "a string" : KindAndSkip());
-        if (element == JsonKind::kString && !reader_.SkipValue()) return SyntaxError();
+        if (element == JsonKind::kString && !reader_.SkipValue()) return errors_.Syntax();
       }
       ++index;
     }
-    return Check();
+    return errors_.Check();
   }
 
   bool Edge(size_t i) {
     const ElementPath where{"edges", i};
     if (reader_.Peek() != JsonKind::kObject) {
       const std::string shown = KindAndSkip();
-      return Check() && Error(where.str(), "expected an object, got " + shown);
+      return errors_.Check() && errors_.At(where.str(), "expected an object, got " + shown);
     }
-    if (!reader_.BeginObject()) return SyntaxError();
+    if (!reader_.BeginObject()) return errors_.Syntax();
     bool have_pred = false, have_succ = false;
     std::string pred, succ;
     std::string_view key;
@@ -234,23 +225,22 @@ class DepsKeysLoader {
         have_succ = true;
         ok = Id(ElementPath{"edges", i, "succ"}, &succ);
       } else {
-        ok = reader_.SkipValue() || SyntaxError();
+        ok = reader_.SkipValue() || errors_.Syntax();
       }
       if (!ok) return false;
     }
-    if (!Check()) return false;
-    if (!have_pred) return Error(where.str(), "missing \"pred\"");
-    if (!have_succ) return Error(where.str(), "missing \"succ\"");
+    if (!errors_.Check()) return false;
+    if (!have_pred) return errors_.At(where.str(), "missing \"pred\"");
+    if (!have_succ) return errors_.At(where.str(), "missing \"succ\"");
     const uint32_t p = Intern(std::move(pred));
     out_.edges.emplace_back(p, Intern(std::move(succ)));
     return true;
   }
 
   JsonReader& reader_;
-  std::string name_;
+  FirstError errors_;
   CriticalPathDeps& out_;
   FlatIdMap numeric_;  // value -> index of the plain decimal keys, while loading
-  std::string error_;
 };
 
 bool ParseNames(std::string_view text, const std::string& display_name, CriticalPathNames* out,
@@ -345,17 +335,8 @@ std::vector<TimedEdge> CriticalPathDeps::TimedEdges(const TaskTimings& timings) 
 
 bool LoadCriticalPathDeps(const std::string& path, CriticalPathDeps* deps, std::string* err) {
   *deps = CriticalPathDeps();
-  InputFileError refused;
-  if (!CheckRegularInput(path, nullptr, &refused)) {
-    *err = refused.message;
-    return false;
-  }
   JsonReader reader;
-  std::string open_error;
-  if (!reader.Open(path, &open_error)) {
-    *err = EscapeForMessage(path) + ": " + open_error;
-    return false;
-  }
+  if (!OpenLoaderInput(path, &reader, err)) return false;
   DepsKeysLoader loader(&reader, path, deps);
   return loader.Load(err);
 }

@@ -4,10 +4,10 @@
 #include <unordered_map>
 #include <utility>
 
-#include "depgraph/input_file.h"
 #include "depgraph/json_reader.h"
 #include "depgraph/message_quote.h"
 #include "depgraph/py_int.h"
+#include "first_error.h"
 #include "flat_id_map.h"
 #include "json_scalar_text.h"
 
@@ -41,27 +41,16 @@ bool IsIntegerToken(std::string_view token) {
 class RecordsLoader {
  public:
   RecordsLoader(JsonReader* reader, const std::string& name, TimingRecords* out)
-      : reader_(*reader), name_(EscapeForMessage(name)), out_(*out) {}
+      : reader_(*reader), errors_(*reader, name), out_(*out) {}
 
   bool Load(std::string* err) {
-    if (!Top()) {
-      *err = error_.empty() ? name_ + ": invalid input" : error_;
-      out_ = TimingRecords();
-      return false;
-    }
-    return true;
+    if (Top()) return true;
+    *err = errors_.Message();
+    out_ = TimingRecords();
+    return false;
   }
 
  private:
-  bool SyntaxError() {
-    if (error_.empty()) error_ = name_ + ": " + reader_.error();
-    return false;
-  }
-  bool Check() { return reader_.failed() ? SyntaxError() : true; }
-  bool Error(const std::string& where, const std::string& message) {
-    if (error_.empty()) error_ = name_ + ": " + (where.empty() ? "" : where + ": ") + message;
-    return false;
-  }
 
   /// Describes the next value for "got ..." messages and consumes it.
   std::string DescribeAndSkip() {
@@ -93,9 +82,9 @@ class RecordsLoader {
     *out = TimingScalar();
     PyInt value;
     if (!ReadScalarText(&reader_, &out->text, &value)) {
-      if (reader_.failed()) return SyntaxError();
+      if (reader_.failed()) return errors_.Syntax();
       out->state = FieldState::kInvalid;
-      return reader_.SkipValue() || SyntaxError();
+      return reader_.SkipValue() || errors_.Syntax();
     }
     int64_t v = 0;
     out->state = FieldState::kInvalid;
@@ -110,27 +99,28 @@ class RecordsLoader {
   bool Integer(const CellPath& where, const char* what, int64_t* out) {
     if (reader_.Peek() == JsonKind::kNumber) {
       std::string_view token;
-      if (!reader_.ReadNumber(&token)) return SyntaxError();
+      if (!reader_.ReadNumber(&token)) return errors_.Syntax();
       int64_t v = 0;
       if (IsIntegerToken(token) && ToInt64(PyIntFromNumber(token), &v)) {
         *out = v;
         return true;
       }
-      return Error(where.str(), std::string("expected ") + what + ", got " +
+      return errors_.At(where.str(), std::string("expected ") + what + ", got " +
                                     std::string(token.substr(0, kShownBytes)));
     }
     const std::string shown = DescribeAndSkip();
-    return Check() && Error(where.str(), std::string("expected ") + what + ", got " + shown);
+    return errors_.Check() &&
+           errors_.At(where.str(), std::string("expected ") + what + ", got " + shown);
   }
 
   bool Top() {
     const JsonKind top = reader_.Peek();
     if (top != JsonKind::kObject) {
-      if (!reader_.SkipValue() || !reader_.ExpectEnd()) return SyntaxError();
-      return Error(
+      if (!reader_.SkipValue() || !reader_.ExpectEnd()) return errors_.Syntax();
+      return errors_.At(
           "", std::string("expected a JSON object at the top level, got ") + JsonKindName(top));
     }
-    if (!reader_.BeginObject()) return SyntaxError();
+    if (!reader_.BeginObject()) return errors_.Syntax();
     std::string_view key;
     while (reader_.NextKey(&key)) {
       bool ok = true;
@@ -143,11 +133,11 @@ class RecordsLoader {
       } else if (key == "aicpu_tasks") {
         ok = AicpuTasks();
       } else {
-        ok = reader_.SkipValue() || SyntaxError();
+        ok = reader_.SkipValue() || errors_.Syntax();
       }
       if (!ok) return false;
     }
-    return Check() && (reader_.ExpectEnd() || SyntaxError());
+    return errors_.Check() && (reader_.ExpectEnd() || errors_.Syntax());
   }
 
   bool Metadata() {
@@ -157,9 +147,9 @@ class RecordsLoader {
     out_.core_types_state = FieldState::kAbsent;
     if (reader_.Peek() != JsonKind::kObject) {
       // Recorded as absent fields; the tools that need them say which one is missing.
-      return reader_.SkipValue() || SyntaxError();
+      return reader_.SkipValue() || errors_.Syntax();
     }
-    if (!reader_.BeginObject()) return SyntaxError();
+    if (!reader_.BeginObject()) return errors_.Syntax();
     std::string_view key;
     while (reader_.NextKey(&key)) {
       bool ok = true;
@@ -170,30 +160,30 @@ class RecordsLoader {
       } else if (key == "core_types") {
         ok = CoreTypes();
       } else {
-        ok = reader_.SkipValue() || SyntaxError();
+        ok = reader_.SkipValue() || errors_.Syntax();
       }
       if (!ok) return false;
     }
-    return Check();
+    return errors_.Check();
   }
 
   bool CoreTypes() {
     out_.core_types.clear();
     out_.core_types_state = FieldState::kInvalid;
-    if (reader_.Peek() != JsonKind::kArray) return reader_.SkipValue() || SyntaxError();
-    if (!reader_.BeginArray()) return SyntaxError();
+    if (reader_.Peek() != JsonKind::kArray) return reader_.SkipValue() || errors_.Syntax();
+    if (!reader_.BeginArray()) return errors_.Syntax();
     bool valid = true;
     while (reader_.NextElement()) {
       if (valid && reader_.Peek() == JsonKind::kString) {
         std::string_view s;
-        if (!reader_.ReadString(&s)) return SyntaxError();
+        if (!reader_.ReadString(&s)) return errors_.Syntax();
         out_.core_types.emplace_back(s);
       } else {
         valid = false;
-        if (!reader_.SkipValue()) return SyntaxError();
+        if (!reader_.SkipValue()) return errors_.Syntax();
       }
     }
-    if (!Check()) return false;
+    if (!errors_.Check()) return false;
     if (valid) out_.core_types_state = FieldState::kValid;
     return true;
   }
@@ -206,9 +196,10 @@ class RecordsLoader {
     out_.aicore_state = FieldState::kValid;
     if (reader_.Peek() != JsonKind::kArray) {
       const std::string shown = DescribeAndSkip();
-      return Check() && Error("aicore_tasks", "expected an array of rows, got " + shown);
+      return errors_.Check() &&
+             errors_.At("aicore_tasks", "expected an array of rows, got " + shown);
     }
-    if (!reader_.BeginArray()) return SyntaxError();
+    if (!reader_.BeginArray()) return errors_.Syntax();
     // About one row per 48 bytes of a collector's file: no reallocation on the way.
     out_.rows.reserve(std::min<size_t>(reader_.size() / 48, size_t{1} << 26));
     size_t index = 0;
@@ -217,17 +208,18 @@ class RecordsLoader {
       ++index;
       if ((index & 4095) == 0) reader_.ReleaseConsumed();
     }
-    return Check();
+    return errors_.Check();
   }
 
   bool AicoreRow(size_t index) {
     const CellPath where{"aicore_tasks", index};
     if (reader_.Peek() != JsonKind::kArray) {
       const std::string shown = DescribeAndSkip();
-      return Check() &&
-             Error(where.str(), "expected a row (an array of at least 5 values), got " + shown);
+      return errors_.Check() &&
+             errors_.At(where.str(),
+                        "expected a row (an array of at least 5 values), got " + shown);
     }
-    if (!reader_.BeginArray()) return SyntaxError();
+    if (!reader_.BeginArray()) return errors_.Syntax();
     TimingRow row;
     uint32_t column = 0;
     while (reader_.NextElement()) {
@@ -250,14 +242,14 @@ class RecordsLoader {
           ok = Integer(cell, "an integer tick count", &row.end);
           break;
         default:
-          ok = reader_.SkipValue() || SyntaxError();  // receive_to_start and beyond: unused
+          ok = reader_.SkipValue() || errors_.Syntax();  // receive_to_start and beyond: unused
       }
       if (!ok) return false;
       ++column;
     }
-    if (!Check()) return false;
+    if (!errors_.Check()) return false;
     if (column < 5) {
-      return Error(where.str(),
+      return errors_.At(where.str(),
                    "expected at least 5 values [core_id, task_id, reg_task_id, "
                    "start_ticks, end_ticks, ...], got " +
                        std::to_string(column));
@@ -271,7 +263,7 @@ class RecordsLoader {
   bool RegTaskId(TimingRow* row) {
     if (reader_.Peek() == JsonKind::kNumber) {
       std::string_view token;
-      if (!reader_.ReadNumber(&token)) return SyntaxError();
+      if (!reader_.ReadNumber(&token)) return errors_.Syntax();
       row->has_reg_task_id = ToInt64(PyIntFromNumber(token), &row->reg_task_id);
       return true;
     }
@@ -285,10 +277,10 @@ class RecordsLoader {
   bool TaskIdCell(const CellPath& where, TimingRow* row) {
     PyInt value;
     if (!ReadScalarText(&reader_, &key_text_, &value)) {
-      if (reader_.failed()) return SyntaxError();
+      if (reader_.failed()) return errors_.Syntax();
       const std::string shown = DescribeAndSkip();
-      return Check() &&
-             Error(where.str(), "expected a task id (a number or a string), got " + shown);
+      return errors_.Check() &&
+             errors_.At(where.str(), "expected a task id (a number or a string), got " + shown);
     }
     row->has_task_id = value.status == PyInt::kOk && ToTaskId(value, &row->task_id);
     if (!row->has_task_id) row->task_id = 0;
@@ -313,25 +305,25 @@ class RecordsLoader {
     out_.aicpu_state = FieldState::kValid;
     if (reader_.Peek() != JsonKind::kArray) {
       const std::string shown = DescribeAndSkip();
-      if (!Check()) return false;
+      if (!errors_.Check()) return false;
       AicpuInvalid("aicpu_tasks", "expected an array of rows, got " + shown);
       return true;
     }
-    if (!reader_.BeginArray()) return SyntaxError();
+    if (!reader_.BeginArray()) return errors_.Syntax();
     size_t index = 0;
     while (reader_.NextElement()) {
       const std::string where = "aicpu_tasks[" + std::to_string(index++) + "]";
       if (out_.aicpu_state == FieldState::kInvalid) {
-        if (!reader_.SkipValue()) return SyntaxError();
+        if (!reader_.SkipValue()) return errors_.Syntax();
         continue;
       }
       if (reader_.Peek() != JsonKind::kArray) {
         const std::string shown = DescribeAndSkip();
-        if (!Check()) return false;
+        if (!errors_.Check()) return false;
         AicpuInvalid(where, "expected a row of 4 integers, got " + shown);
         continue;
       }
-      if (!reader_.BeginArray()) return SyntaxError();
+      if (!reader_.BeginArray()) return errors_.Syntax();
       int64_t cells[4] = {0, 0, 0, 0};
       size_t column = 0;
       while (reader_.NextElement()) {
@@ -339,7 +331,7 @@ class RecordsLoader {
         int64_t v = 0;
         if (column < 4 && out_.aicpu_state == FieldState::kValid &&
             reader_.Peek() == JsonKind::kNumber) {
-          if (!reader_.ReadNumber(&token)) return SyntaxError();
+          if (!reader_.ReadNumber(&token)) return errors_.Syntax();
           if (IsIntegerToken(token) && ToInt64(PyIntFromNumber(token), &v)) {
             cells[column] = v;
           } else {
@@ -349,16 +341,16 @@ class RecordsLoader {
         } else {
           if (column < 4 && out_.aicpu_state == FieldState::kValid) {
             const std::string shown = DescribeAndSkip();
-            if (!Check()) return false;
+            if (!errors_.Check()) return false;
             AicpuInvalid(where + "[" + std::to_string(column) + "]",
                          "expected an integer, got " + shown);
           } else if (!reader_.SkipValue()) {
-            return SyntaxError();
+            return errors_.Syntax();
           }
         }
         ++column;
       }
-      if (!Check()) return false;
+      if (!errors_.Check()) return false;
       if (out_.aicpu_state != FieldState::kValid) continue;
       if (column < 4) {
         AicpuInvalid(where,
@@ -369,19 +361,18 @@ class RecordsLoader {
       }
       out_.aicpu_rows.push_back(AicpuRow{cells[0], cells[1], cells[2], cells[3]});
     }
-    return Check();
+    return errors_.Check();
   }
 
   void AicpuInvalid(const std::string& where, const std::string& message) {
     if (out_.aicpu_state == FieldState::kInvalid) return;
     out_.aicpu_state = FieldState::kInvalid;
-    out_.aicpu_error = name_ + ": " + where + ": " + message;
+    out_.aicpu_error = errors_.name() + ": " + where + ": " + message;
   }
 
   JsonReader& reader_;
-  std::string name_;
+  FirstError errors_;
   TimingRecords& out_;
-  std::string error_;
   std::string key_text_;  // the task id text being read
   FlatIdMap numeric_keys_;
   std::unordered_map<std::string, uint32_t> text_keys_;
@@ -398,17 +389,8 @@ std::string_view TimingRecords::CoreType(int64_t core) const {
 
 bool LoadTimingRecords(const std::string& path, TimingRecords* records, std::string* err) {
   *records = TimingRecords();
-  InputFileError refused;
-  if (!CheckRegularInput(path, nullptr, &refused)) {
-    *err = refused.message;
-    return false;
-  }
   JsonReader reader;
-  std::string open_error;
-  if (!reader.Open(path, &open_error)) {
-    *err = EscapeForMessage(path) + ": " + open_error;
-    return false;
-  }
+  if (!OpenLoaderInput(path, &reader, err)) return false;
   RecordsLoader loader(&reader, path, records);
   return loader.Load(err);
 }
