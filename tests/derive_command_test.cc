@@ -108,7 +108,7 @@ TEST(CheckCommand, MaxFindingsLimitsTheListNotTheCount) {
 }
 
 TEST(CheckCommand, SoundModeClosesTheGapsOfTheReferencePass) {  // spec §3.4
-  for (const std::string program :
+  for (const std::string& program :
        {std::string(kT34), std::string("data/passes/unsound/u1_partial_cover_read.depir"),
         std::string("data/passes/unsound/u2_loop_manual_body.depir"),
         std::string("data/passes/unsound/u3_nodep_past_fallback.depir"),

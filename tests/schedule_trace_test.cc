@@ -77,7 +77,7 @@ TEST(ScheduleTrace, ExactEventsOfASmallSchedule) {
       slice(0, "dummy(2)", "scheduler", "15.000", "4.000", "{\"task\": \"2\"}") +
       "\n], \"displayTimeUnit\": \"ns\"}\n";
   EXPECT_EQ(out.str(), expected);
-  EXPECT_NO_THROW((void)nlohmann::json::parse(out.str()));
+  EXPECT_TRUE(nlohmann::json::accept(out.str()));
 }
 
 }  // namespace

@@ -215,7 +215,9 @@ TEST(SimulateCommand, BadInputIsOneLineExitOneAndNoFile) {
     const Answer a = Simulate(c.args);
     EXPECT_EQ(a.code, 1) << c.args[1] << " " << c.args.back();
     EXPECT_TRUE(OneErrorLine(a.err)) << a.err;
-    if (!c.err.empty()) EXPECT_EQ(a.err, c.err);
+    if (!c.err.empty()) {
+      EXPECT_EQ(a.err, c.err);
+    }
     EXPECT_EQ(a.out, "");
   }
   EXPECT_FALSE(testing::Exists(dir.File("r.txt")));

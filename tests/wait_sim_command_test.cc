@@ -131,7 +131,9 @@ TEST(WaitSimCommand, BadInputIsOneLineExitOneAndNoFile) {
     const Answer a = WaitSim(c.args);
     EXPECT_EQ(a.code, 1) << c.args[1];
     EXPECT_TRUE(OneErrorLine(a.err)) << a.err;
-    if (!c.err.empty()) EXPECT_EQ(a.err, c.err);
+    if (!c.err.empty()) {
+      EXPECT_EQ(a.err, c.err);
+    }
     EXPECT_EQ(a.out, "");
   }
   EXPECT_FALSE(testing::Exists(dir.File("out.json")));

@@ -26,7 +26,7 @@ struct Scenario {
   std::string name;      // "baseline", "reduced_dataflow", "no-false-edges", "cores"
   uint64_t dropped = 0;  // dependencies dropped from the graph
   uint32_t aic = 0, aiv = 0;
-  SimulationResult result;
+  SimulationResult result{};
 };
 
 // Everything the report needs.
@@ -34,16 +34,16 @@ struct Report {
   const SimulateArgs& args;
   const DepGraph& graph;
   const std::vector<TaskLabel>& labels;
-  std::string records_path;
-  MachineModel machine;
+  std::string records_path{};
+  MachineModel machine{};
   int64_t freq_hz = 0;
-  WorkSources sources;
-  std::vector<Scenario> scenarios;  // [0] = baseline
+  WorkSources sources{};
+  std::vector<Scenario> scenarios{};  // [0] = baseline
   bool has_recorded = false;
-  RecordedSpan recorded;
+  RecordedSpan recorded{};
   bool audited = false;
-  SerializationReport serialization;
-  std::vector<FalseEdgeCost> ranked;
+  SerializationReport serialization{};
+  std::vector<FalseEdgeCost> ranked{};
 };
 
 std::string Fixed(double value, int decimals) {
@@ -488,7 +488,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
     return Error(err, error);
   }
   const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
-  Report rep{args, graph, labels};
+  Report rep{.args = args, .graph = graph, .labels = labels};
   rep.records_path = records_path;
   if (!BuildMachine(args, desc, !records_path.empty(), records, &rep.machine, &rep.freq_hz, err)) {
     return 1;
@@ -498,7 +498,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
     return Error(err, args.input + ": " + error);
   }
 
-  rep.scenarios.push_back(Scenario{"baseline"});
+  rep.scenarios.push_back(Scenario{.name = "baseline"});
   if (!Simulate(graph, rep.machine, work, nullptr, !args.trace.empty(), &rep.scenarios[0].result,
                 args.input, err)) {
     return 1;
@@ -520,7 +520,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
       rep.audited = true;
       keep = KeepWithoutFalseEdges(graph, rep.serialization.findings);
     }
-    Scenario sc{q, Dropped(keep)};
+    Scenario sc{.name = q, .dropped = Dropped(keep)};
     if (!Simulate(graph, rep.machine, work, &keep, false, &sc.result, args.input, err)) return 1;
     rep.scenarios.push_back(std::move(sc));
   }
@@ -528,7 +528,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
     MachineModel m = rep.machine;
     if (aic >= 0) m.aic = static_cast<uint32_t>(aic);
     if (aiv >= 0) m.aiv = static_cast<uint32_t>(aiv);
-    Scenario sc{"cores", 0, m.aic, m.aiv};
+    Scenario sc{.name = "cores", .dropped = 0, .aic = m.aic, .aiv = m.aiv};
     if (!Simulate(graph, m, work, nullptr, false, &sc.result, args.input, err)) return 1;
     rep.scenarios.push_back(std::move(sc));
   }
