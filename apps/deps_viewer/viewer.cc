@@ -150,19 +150,14 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   AddIsolatedNodes(&graph, perf.TaskIds());
   // The labels depend on nothing the reduction computes: with threads to spare, they are
   // resolved on their own thread while the reduction runs.
+  // (std::jthread joins on every return below.)
   std::vector<TaskLabel> labels;
-  std::thread labeller;
+  std::jthread labeller;
   if (options.threads != 1 && std::thread::hardware_concurrency() > 1) {
-    labeller = std::thread([&] { labels = ResolveTaskLabels(graph, names, &perf); });
+    labeller = std::jthread([&] { labels = ResolveTaskLabels(graph, names, &perf); });
   } else {
     labels = ResolveTaskLabels(graph, names, &perf);
   }
-  struct JoinOnExit {
-    std::thread& thread;
-    ~JoinOnExit() {
-      if (thread.joinable()) thread.join();
-    }
-  } join_labeller{labeller};
 
   const bool reducing = IsReductionMode(options.edge_mode);
   const HtmlLayoutChoice layout = ChooseHtmlLayout(options, graph);

@@ -264,15 +264,17 @@ bool DepsLoader::Finish(unsigned threads) {
   ends = std::vector<Pair>();
   // Over ranges of nodes: sort each bucket and count its distinct successors; then, with
   // every node's first pair known, write the pairs and the rows' pair ids.
+  // Whether the sorted key at `it` starts a new successor of its bucket `from`.
+  auto opens_pair = [](auto it, auto from) {
+    return it == from || (*it >> 32) != (*(it - 1) >> 32);
+  };
   std::vector<uint32_t> first_pair(nodes.size() + 1, 0);
   RunSplit(threads, nodes.size(), [&](size_t begin, size_t end, unsigned) {
     for (size_t u = begin; u < end; ++u) {
       const auto from = keys.begin() + first_row[u], to = keys.begin() + first_row[u + 1];
       std::sort(from, to);
       uint32_t distinct = 0;
-      for (auto it = from; it != to; ++it) {
-        distinct += it == from || (*it >> 32) != (*(it - 1) >> 32) ? 1 : 0;
-      }
+      for (auto it = from; it != to; ++it) distinct += opens_pair(it, from) ? 1 : 0;
       first_pair[u + 1] = distinct;
     }
   });
@@ -282,14 +284,12 @@ bool DepsLoader::Finish(unsigned threads) {
   RunSplit(threads, nodes.size(), [&](size_t begin, size_t end, unsigned) {
     for (size_t u = begin; u < end; ++u) {
       const auto from = keys.begin() + first_row[u], to = keys.begin() + first_row[u + 1];
-      uint32_t pair = first_pair[u];
+      uint32_t next = first_pair[u];
       for (auto it = from; it != to; ++it) {
-        const uint32_t succ = static_cast<uint32_t>(*it >> 32);
-        if (it != from && succ != static_cast<uint32_t>(*(it - 1) >> 32)) ++pair;
-        if (it == from || succ != static_cast<uint32_t>(*(it - 1) >> 32)) {
-          graph_.pairs[pair] = Pair{static_cast<uint32_t>(u), succ};
+        if (opens_pair(it, from)) {
+          graph_.pairs[next++] = Pair{static_cast<uint32_t>(u), static_cast<uint32_t>(*it >> 32)};
         }
-        pair_of_row[static_cast<uint32_t>(*it)] = pair;
+        pair_of_row[static_cast<uint32_t>(*it)] = next - 1;
       }
     }
   });

@@ -104,16 +104,17 @@ void DepGraph::BuildTensorIndex() {
   if (n < 64) return;  // a binary search is as quick
   const TaskId min = tensors.front().id;
   const uint64_t span = tensors.back().id - min;
-  // The smallest shift that maps the id span onto at most as many ranges as tensors.
+  // The smallest shift that maps the id span onto at most as many ranges as tensors (it is
+  // below 64: span >> 63 <= 1 < n).
   int shift = 0;
-  while (shift < 64 && (span >> shift) >= n) ++shift;
-  const size_t ranges = static_cast<size_t>(shift < 64 ? (span >> shift) : 0) + 1;
+  while ((span >> shift) >= n) ++shift;
+  const size_t ranges = static_cast<size_t>(span >> shift) + 1;
   tensor_index.min = min;
   tensor_index.shift = shift;
   tensor_index.starts.assign(ranges + 1, static_cast<uint32_t>(n));
   size_t next = 0;  // the first range whose start is not set yet
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t range = shift < 64 ? (tensors[i].id - min) >> shift : 0;
+    const uint64_t range = (tensors[i].id - min) >> shift;
     for (; next <= range; ++next) tensor_index.starts[next] = static_cast<uint32_t>(i);
   }
 }

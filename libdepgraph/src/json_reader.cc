@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "depgraph/py_int.h"
 #include "depgraph/utf8.h"
 
 #if defined(__SSE2__)
@@ -441,7 +442,8 @@ bool JsonReader::TryReadPlainDecimal(uint64_t* value, std::string_view* digits) 
   if (quoted) ++p;
   const size_t start = p;
   uint64_t v = 0;
-  if (size_ - p >= 24) {
+  const bool words = size_ - p >= 24;
+  if (words) {
     // Up to three words of eight bytes: the digits of each word end at its first byte that
     // is not a digit (x = byte ^ '0' is 0-9 exactly for digits; the lowest flag is exact).
     for (int word = 0; word < 3; ++word) {
@@ -462,15 +464,11 @@ bool JsonReader::TryReadPlainDecimal(uint64_t* value, std::string_view* digits) 
       if (n < 8) break;
     }
   } else {
-    for (; p < size_ && data_[p] >= '0' && data_[p] <= '9'; ++p) {
-      const uint64_t digit = static_cast<uint64_t>(data_[p] - '0');
-      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, digit, &v)) {
-        return false;
-      }
-    }
+    while (p < size_ && data_[p] >= '0' && data_[p] <= '9') ++p;  // near the end: PlainDecimal
   }
   const size_t count = p - start;
   if (count == 0 || count > 20) return false;
+  if (!words && !PlainDecimal(std::string_view(data_ + start, count), &v)) return false;
   if (quoted) {
     if (p >= size_ || data_[p] != '"') return false;
     ++p;

@@ -211,8 +211,9 @@ size_t DepsLoader::ReadArrayInBlocks(ElementReader element, size_t open,
   BlockBounds second;
   reader_.PrefetchTo(open + kScanLead);
   if (!splitter.Block(1, &second)) return 0;  // a single block: nothing to share
-  LoaderBlocks blocks(this, &reader_, element, kSlotsPerThread * static_cast<size_t>(threads));
-  const BlockRunResult run = ParseBlocksInParallel(&splitter, threads, kSlotsPerThread * threads, &blocks);
+  const size_t slots = kSlotsPerThread * static_cast<size_t>(threads);
+  LoaderBlocks blocks(this, &reader_, element, slots);
+  const BlockRunResult run = ParseBlocksInParallel(&splitter, threads, slots, &blocks);
   if (options.stats) {
     options.stats->blocks += run.committed;
     if (!run.complete) ++options.stats->fallbacks;
