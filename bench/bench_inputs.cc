@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "depgraph/load_deps.h"
+#include "depgraph/graph/load_deps.h"
 #include "graph_generator.h"
 
 namespace depgraph::bench {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "depgraph/graph.h"
-#include "depgraph/reduction.h"
+#include "depgraph/graph/graph.h"
+#include "depgraph/reduce/reduction.h"
 
 namespace depgraph::bench {
 

@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_inputs.h"
-#include "depgraph/graph_query.h"
+#include "depgraph/graph/graph_query.h"
 
 namespace {
 

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "bench_inputs.h"
-#include "depgraph/layered_layout.h"
-#include "depgraph/load_deps.h"
+#include "depgraph/graph/load_deps.h"
+#include "depgraph/render/layered_layout.h"
 #include "graph_generator.h"
 
 namespace {

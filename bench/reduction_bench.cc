@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "bench_inputs.h"
-#include "depgraph/edge_mode.h"
-#include "depgraph/load_deps.h"
-#include "depgraph/reduction.h"
+#include "depgraph/graph/load_deps.h"
+#include "depgraph/reduce/edge_mode.h"
+#include "depgraph/reduce/reduction.h"
 #include "graph_generator.h"
 
 namespace {

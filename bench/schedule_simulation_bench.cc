@@ -8,7 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_inputs.h"
-#include "depgraph/schedule_simulation.h"
+#include "depgraph/timing/schedule_simulation.h"
 
 namespace {
 

@@ -113,7 +113,7 @@ std::string BoundedCommand(const std::string& binary) {
 
 #include <gtest/gtest.h>
 
-#include "depgraph/load_deps.h"
+#include "depgraph/graph/load_deps.h"
 
 namespace depgraph::testing {
 

@@ -72,7 +72,7 @@ bool UnderAddressSanitizer();
 #include <initializer_list>
 #include <tuple>
 
-#include "depgraph/graph.h"
+#include "depgraph/graph/graph.h"
 
 namespace depgraph::testing {
 

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "depgraph/load_deps.h"
+#include "depgraph/graph/load_deps.h"
 
 namespace depgraph {
 

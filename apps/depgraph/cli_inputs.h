@@ -5,8 +5,8 @@
 #include <ostream>
 #include <string>
 
-#include "depgraph/graph.h"
-#include "depgraph/name_map.h"
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/name_map.h"
 
 namespace depgraph {
 

@@ -1,9 +1,9 @@
 #include "query_command.h"
 
 #include "cli_inputs.h"
-#include "depgraph/graph_query.h"
-#include "depgraph/json_writer.h"
-#include "depgraph/task_label.h"
+#include "depgraph/graph/graph_query.h"
+#include "depgraph/graph/task_label.h"
+#include "depgraph/support/json_writer.h"
 
 namespace depgraph {
 

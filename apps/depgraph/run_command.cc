@@ -7,12 +7,12 @@
 #include <filesystem>
 #include <map>
 
-#include "depgraph/atomic_file.h"
-#include "depgraph/input_file.h"
+#include "depgraph/support/atomic_file.h"
+#include "depgraph/support/input_file.h"
+#include "depgraph_orchestration/depir_interpreter.h"
 #include "depgraph_passes/depir_parser.h"
 #include "depgraph_passes/ssa_form.h"
 #include "depgraph_shim/shim_runtime.h"
-#include "depir_interpreter.h"
 
 namespace depgraph {
 

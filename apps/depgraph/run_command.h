@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "depgraph_passes/ir.h"
-#include "depir_interpreter.h"
+#include "depgraph_orchestration/depir_interpreter.h"
 
 namespace depgraph {
 

@@ -6,16 +6,16 @@
 #include <sstream>
 
 #include "cli_inputs.h"
-#include "depgraph/atomic_file.h"
-#include "depgraph/input_file.h"
-#include "depgraph/json_writer.h"
-#include "depgraph/message_quote.h"
-#include "depgraph/schedule_simulation.h"
-#include "depgraph/schedule_trace.h"
-#include "depgraph/schedule_what_if.h"
-#include "depgraph/simulation_inputs.h"
-#include "depgraph/task_label.h"
-#include "depgraph/timing_records.h"
+#include "depgraph/graph/task_label.h"
+#include "depgraph/internal/message_quote.h"
+#include "depgraph/support/atomic_file.h"
+#include "depgraph/support/input_file.h"
+#include "depgraph/support/json_writer.h"
+#include "depgraph/timing/schedule_simulation.h"
+#include "depgraph/timing/schedule_trace.h"
+#include "depgraph/timing/schedule_what_if.h"
+#include "depgraph/timing/simulation_inputs.h"
+#include "depgraph/timing/timing_records.h"
 
 namespace depgraph {
 

@@ -5,11 +5,11 @@
 #include <sstream>
 
 #include "cli_inputs.h"
-#include "depgraph/atomic_file.h"
-#include "depgraph/input_file.h"
-#include "depgraph/json_writer.h"
-#include "depgraph/message_quote.h"
-#include "depgraph/wait_reduction.h"
+#include "depgraph/internal/message_quote.h"
+#include "depgraph/support/atomic_file.h"
+#include "depgraph/support/input_file.h"
+#include "depgraph/support/json_writer.h"
+#include "depgraph/timing/wait_reduction.h"
 
 namespace depgraph {
 

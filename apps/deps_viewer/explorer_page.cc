@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <map>
 
-#include "depgraph/html_escape.h"
-#include "depgraph/layered_layout.h"
+#include "depgraph/internal/html_escape.h"
+#include "depgraph/render/layered_layout.h"
 #include "explorer_assets.h"
 #include "html_page.h"
 

@@ -9,12 +9,12 @@
 #include <string_view>
 #include <vector>
 
-#include "depgraph/edge_mode.h"
-#include "depgraph/graph.h"
-#include "depgraph/json_writer.h"  // AppendScriptSafeJsonString, used for the page data
-#include "depgraph/perf_sidecar.h"
-#include "depgraph/reduction.h"
-#include "depgraph/task_label.h"
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/task_label.h"
+#include "depgraph/reduce/edge_mode.h"
+#include "depgraph/reduce/reduction.h"
+#include "depgraph/support/json_writer.h"  // AppendScriptSafeJsonString, used for the page data
+#include "depgraph/timing/perf_sidecar.h"
 
 namespace depgraph {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "depgraph/topo_order.h"
+#include "depgraph/graph/topo_order.h"
 #include "graphviz_render.h"
 #include "viewer_output.h"
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "child_job.h"
-#include "depgraph/graph.h"
-#include "depgraph/task_label.h"
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/task_label.h"
 #include "html_page.h"
 
 namespace depgraph {

@@ -7,8 +7,8 @@
 #include <numeric>
 #include <utility>
 
-#include "depgraph/dot_writer.h"
-#include "depgraph/html_escape.h"
+#include "depgraph/internal/html_escape.h"
+#include "depgraph/render/dot_writer.h"
 #include "graphviz_page_assets.h"
 #include "graphviz_render.h"
 #include "svg_layers.h"

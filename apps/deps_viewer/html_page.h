@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "depgraph/graph.h"
-#include "depgraph/task_label.h"
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/task_label.h"
 
 namespace depgraph {
 

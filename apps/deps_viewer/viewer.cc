@@ -7,17 +7,17 @@
 #include <iostream>
 #include <thread>
 
-#include "depgraph/atomic_file.h"
-#include "depgraph/edge_mode.h"
-#include "depgraph/graph_metrics.h"
-#include "depgraph/input_file.h"
-#include "depgraph/load_deps.h"
-#include "depgraph/name_map.h"
-#include "depgraph/perf_sidecar.h"
-#include "depgraph/reduction.h"
-#include "depgraph/task_label.h"
-#include "depgraph/text_report.h"
-#include "depgraph/topo_order.h"
+#include "depgraph/graph/graph_metrics.h"
+#include "depgraph/graph/load_deps.h"
+#include "depgraph/graph/name_map.h"
+#include "depgraph/graph/task_label.h"
+#include "depgraph/graph/topo_order.h"
+#include "depgraph/reduce/edge_mode.h"
+#include "depgraph/reduce/reduction.h"
+#include "depgraph/render/text_report.h"
+#include "depgraph/support/atomic_file.h"
+#include "depgraph/support/input_file.h"
+#include "depgraph/timing/perf_sidecar.h"
 #include "viewer_output.h"
 #include "viewer_paths.h"
 

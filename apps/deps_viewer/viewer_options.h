@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "depgraph/edge_mode.h"
+#include "depgraph/reduce/edge_mode.h"
 
 namespace depgraph {
 

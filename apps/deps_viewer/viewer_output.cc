@@ -1,7 +1,7 @@
 #include "viewer_output.h"
 
-#include "depgraph/dot_writer.h"
-#include "depgraph/text_report.h"
+#include "depgraph/render/dot_writer.h"
+#include "depgraph/render/text_report.h"
 #include "explorer_page.h"
 #include "graphviz_job.h"
 #include "html_page.h"

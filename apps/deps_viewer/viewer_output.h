@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "depgraph/edge_mode.h"
-#include "depgraph/graph.h"
-#include "depgraph/perf_sidecar.h"
-#include "depgraph/reduction.h"
-#include "depgraph/task_label.h"
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/task_label.h"
+#include "depgraph/reduce/edge_mode.h"
+#include "depgraph/reduce/reduction.h"
+#include "depgraph/timing/perf_sidecar.h"
 #include "explorer_page.h"
 #include "viewer_options.h"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include "depgraph/graph.h"
+#include "depgraph/graph/graph.h"
 
 namespace gen_graph {
 

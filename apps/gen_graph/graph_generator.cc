@@ -3,8 +3,8 @@
 #include "decode_shape.h"
 #include <vector>
 
-#include "depgraph/atomic_file.h"
-#include "depgraph/deps_writer.h"
+#include "depgraph/graph/deps_writer.h"
+#include "depgraph/support/atomic_file.h"
 #include "graph_builder.h"
 #include "simple_shapes.h"
 

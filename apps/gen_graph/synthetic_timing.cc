@@ -6,9 +6,9 @@
 #include <queue>
 #include <vector>
 
-#include "depgraph/atomic_file.h"
-#include "depgraph/load_deps.h"
-#include "depgraph/topo_order.h"
+#include "depgraph/graph/load_deps.h"
+#include "depgraph/graph/topo_order.h"
+#include "depgraph/support/atomic_file.h"
 #include "seeded_rng.h"
 
 namespace gen_graph {

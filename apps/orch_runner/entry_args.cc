@@ -10,10 +10,10 @@
 #include <set>
 #include <sstream>
 
-#include "depgraph/input_file.h"
-#include "depgraph/json_dom.h"
-#include "depgraph/message_quote.h"
-#include "depgraph/utf8.h"
+#include "depgraph/internal/message_quote.h"
+#include "depgraph/support/input_file.h"
+#include "depgraph/support/json_dom.h"
+#include "depgraph/support/utf8.h"
 
 namespace depgraph::orch_runner {
 

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "cli_usage.h"
-#include "depgraph/atomic_file.h"
-#include "depgraph/input_file.h"
-#include "depgraph/message_quote.h"
-#include "depgraph/utf8.h"
+#include "depgraph/internal/message_quote.h"
+#include "depgraph/support/atomic_file.h"
+#include "depgraph/support/input_file.h"
+#include "depgraph/support/utf8.h"
 #include "entry_args.h"
 #include "orchestration_library.h"
 #include "orchestration_run.h"

@@ -6,7 +6,7 @@
 #include <exception>
 #include <vector>
 
-#include "depgraph/message_quote.h"
+#include "depgraph/internal/message_quote.h"
 #include "pto_orchestration_api.h"
 
 namespace depgraph::orch_runner {

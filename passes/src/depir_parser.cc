@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "depgraph/input_file.h"
+#include "depgraph/support/input_file.h"
 #include "depgraph_passes/depir_lexer.h"
 #include "directive_reader.h"
 #include "name_env.h"

@@ -2,9 +2,9 @@
 
 #include <pybind11/stl.h>
 
-#include "depgraph/edge_mode.h"
-#include "depgraph/graph_metrics.h"
-#include "depgraph/graph_query.h"
+#include "depgraph/graph/graph_metrics.h"
+#include "depgraph/graph/graph_query.h"
+#include "depgraph/reduce/edge_mode.h"
 #include "graph_views.h"
 #include "reduce_binding.h"
 

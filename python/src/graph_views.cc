@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "depgraph/graph_query.h"
-#include "depgraph/task_label.h"
+#include "depgraph/graph/graph_query.h"
+#include "depgraph/graph/task_label.h"
 
 namespace py = pybind11;
 

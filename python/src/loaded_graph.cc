@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "cli_inputs.h"
-#include "depgraph/load_deps.h"
+#include "depgraph/graph/load_deps.h"
 
 namespace depgraph::python {
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "depgraph/graph.h"
-#include "depgraph/graph_query.h"
-#include "depgraph/name_map.h"
-#include "depgraph/reduction.h"
-#include "depgraph/task_label.h"
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/graph_query.h"
+#include "depgraph/graph/name_map.h"
+#include "depgraph/graph/task_label.h"
+#include "depgraph/reduce/reduction.h"
 
 namespace depgraph::python {
 

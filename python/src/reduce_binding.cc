@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "depgraph/edge_mode.h"
+#include "depgraph/reduce/edge_mode.h"
 #include "graph_views.h"
 
 namespace py = pybind11;

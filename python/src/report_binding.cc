@@ -5,10 +5,10 @@
 #include <memory>
 #include <sstream>
 
-#include "depgraph/audit.h"
-#include "depgraph/audit_report.h"
-#include "depgraph/diff_report.h"
-#include "depgraph/graph_diff.h"
+#include "depgraph/audit/audit.h"
+#include "depgraph/audit/audit_report.h"
+#include "depgraph/audit/diff_report.h"
+#include "depgraph/audit/graph_diff.h"
 #include "loaded_graph.h"
 
 namespace py = pybind11;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "address_model.h"
-#include "depgraph/deps_writer.h"
+#include "depgraph/graph/deps_writer.h"
 #include "depgraph_shim/shim_runtime.h"
 #include "flat_index.h"
 #include "host_memory.h"

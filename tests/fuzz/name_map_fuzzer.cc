@@ -5,10 +5,10 @@
 #include <string_view>
 #include <vector>
 
-#include "depgraph/graph.h"
-#include "depgraph/load_deps.h"
-#include "depgraph/name_map.h"
-#include "depgraph/task_label.h"
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/load_deps.h"
+#include "depgraph/graph/name_map.h"
+#include "depgraph/graph/task_label.h"
 #include "fuzz_check.h"
 
 namespace depgraph::fuzz {

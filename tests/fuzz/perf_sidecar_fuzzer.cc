@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "depgraph/graph.h"
-#include "depgraph/load_deps.h"
-#include "depgraph/perf_sidecar.h"
-#include "depgraph/task_label.h"
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/load_deps.h"
+#include "depgraph/graph/task_label.h"
+#include "depgraph/timing/perf_sidecar.h"
 #include "fuzz_check.h"
 
 namespace depgraph::fuzz {

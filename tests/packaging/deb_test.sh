@@ -29,11 +29,17 @@ done
 root=$tmp/root
 dpkg -x "$deb" "$root"
 for path in usr/bin/deps_viewer usr/bin/depgraph usr/bin/orch_runner usr/bin/gen_graph \
-            usr/include/depgraph/load_deps.h usr/include/depgraph_passes/ir.h \
+            usr/include/depgraph/graph/load_deps.h usr/include/depgraph/audit/audit.h \
+            usr/include/depgraph/timing/critical_path.h usr/include/depgraph_passes/ir.h \
             usr/include/depgraph_runtime_shim/pto_orchestration_api.h \
             usr/lib/cmake/depgraph/depgraphConfig.cmake \
             usr/lib/cmake/depgraph/DepgraphOrchestration.cmake; do
   [ -e "$root/$path" ] || fail "the package has no /$path"
+done
+# Only public headers: the internals shared by depgraph's own libraries stay out.
+for path in usr/include/depgraph/internal usr/include/depgraph/support/py_int.h \
+            usr/include/depgraph/graph/deps_loader.h; do
+  [ ! -e "$root/$path" ] || fail "the package installs the private /$path"
 done
 
 help=$("$root/usr/bin/deps_viewer" --help)

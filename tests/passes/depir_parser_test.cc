@@ -219,7 +219,7 @@ TEST(DepirParser, FilesThatAreNotRegularAreOneLineErrors) {
   const std::string dir = std::string(DEPGRAPH_SOURCE_DIR) + "/data/passes";
   EXPECT_FALSE(ParseDepirFile(dir, &p, &err));  // was: an empty program
   EXPECT_EQ(err, dir + ": is a directory");
-  // Devices and FIFOs: tests/derive_command_test.cc, bounded in a subprocess.
+  // Devices and FIFOs: tests/depgraph_cli/derive_command_test.cc, bounded in a subprocess.
   EXPECT_FALSE(ParseDepirFile("/nonexistent/p.depir", &p, &err));
   EXPECT_EQ(err, "/nonexistent/p.depir: No such file or directory");
 }

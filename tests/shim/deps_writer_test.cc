@@ -1,5 +1,5 @@
 // depgraph::DepsWriter: the runtime's deps.json byte format (runtime.md §7), from records.
-#include "depgraph/deps_writer.h"
+#include "depgraph/graph/deps_writer.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <string>
 
-#include "depgraph/load_deps.h"
+#include "depgraph/graph/load_deps.h"
 #include "depgraph_passes/depir_parser.h"
 
 int main(int argc, char** argv) {

@@ -1,0 +1,108 @@
+// Races: pairs of tasks that touch the same bytes, at least one writing, with no path
+// between them in the captured graph.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/reachability.h"
+#include "depgraph/reduce/access_model.h"
+
+namespace depgraph {
+
+/// Which access came first in submit order and which second.
+enum class RaceKind : uint8_t {
+  kRaw,  ///< the first task writes bytes the second reads
+  kWaw,  ///< both write
+  kWar,  ///< the first reads bytes the second overwrites (never tracked by the runtime)
+};
+/// "RAW", "WAW" or "WAR".
+const char* RaceKindName(RaceKind kind);
+
+/// Why the runtime did not order the two tasks, as far as deps.json tells.
+enum class RaceCause : uint8_t {
+  kWarUntracked,      ///< WAR: a writer never waits for earlier readers
+  kNoDepRead,         ///< the reader passes the tensor as NO_DEP (no_dep_args)
+  kNoLookupWrite,     ///< the second writer is OUTPUT_EXISTING, which does not look up writers
+  kNoInferredEdges,   ///< the second task got no creator or tensormap row at all: it was
+                      ///< submitted in a manual scope, or all its views are manual_dep
+  kElementUnits,      ///< different element sizes: the runtime compares raw element offsets
+  kUnpublished,       ///< otherwise: the first write was not published (manual scope,
+                      ///< manual_dep view) or the runtime lost it
+};
+/// Stable identifier for JSON ("war_untracked", "no_dep_read", ...).
+const char* RaceCauseName(RaceCause cause);
+
+/// One side of a race: the task and the argument whose bytes meet the other side's.
+struct RaceSide {
+  uint32_t task = 0;      ///< index into DepGraph::tasks
+  int64_t arg_idx = -1;
+  ArgType type = ArgType::kMissing;
+  TaskId tensor_id = 0;
+  bool approximate = false;
+};
+
+/// One reported race.
+struct Race {
+  RaceKind kind = RaceKind::kRaw;
+  RaceCause cause = RaceCause::kUnpublished;
+  RaceSide first;   ///< earlier in submit order
+  RaceSide second;  ///< later in submit order
+  int64_t begin = 0;  ///< first shared byte (absolute address)
+  int64_t end = 0;    ///< one past the last shared byte
+  int64_t bytes = 0;  ///< number of shared bytes of the two arguments
+  /// Either argument's byte set is a bounding range: the overlap may not be real.
+  bool approximate = false;
+};
+
+/// Limits of FindRaces.
+struct RaceOptions {
+  /// Races kept in RaceReport::races; counting goes on past it.
+  size_t max_races = 100000;
+  /// Reader-list entries compared against a new reader to drop the ones it supersedes.
+  int prune_window = 16;
+};
+
+/// The outcome of the sweep.
+struct RaceReport {
+  std::vector<Race> races;  ///< by second task, then first task (submit order)
+  uint64_t total = 0;       ///< races found (also those past max_races)
+  uint64_t by_kind[3] = {0, 0, 0};  ///< indexed by RaceKind
+  uint64_t approximate = 0;
+  bool truncated = false;
+  uint64_t reads_checked = 0;   ///< read accesses meeting bytes someone writes
+  uint64_t reads_skipped = 0;   ///< read accesses of bytes nobody writes (cannot race)
+  uint64_t writes_checked = 0;
+  uint64_t fresh_outputs = 0;   ///< OUTPUT slots placed (state of their bytes reset)
+  uint64_t allocation_resets = 0;  ///< buffers of allocation nodes (state reset)
+  /// Pairs whose predecessor was submitted after its successor (never in runtime captures;
+  /// the sweep's completeness argument assumes there are none).
+  uint64_t edges_against_submit_order = 0;
+};
+
+/// Finds races with a frontier sweep in submit order.
+///
+/// State, over absolute byte addresses: the last writer of every byte, and the readers since
+/// that write. A read is checked against the last writer (RAW), a write against the last
+/// writer (WAW) and every reader since (WAR); then the state moves on. Each reported pair is
+/// a true race: the two arguments share bytes, one writes, and `reach` finds no path either
+/// way. Completeness: the first racing access of every byte is reported; a later access is
+/// reported when it races with the frontier (a race hidden behind an already reported one,
+/// e.g. with a writer older than an unordered newer writer, is not listed again). A reader is
+/// dropped from the frontier when a newer reader of the same bytes is ordered after it (if
+/// the newer one is ordered before a writer, so is the older). A runtime-allocated OUTPUT
+/// resets its bytes: the runtime only hands out memory whose previous users have retired.
+/// So does a buffer of an allocation node, right after the last task of its ring with a
+/// smaller local id (the earliest point it can have been allocated).
+/// Bytes nobody writes are skipped, so weights and other read-only inputs cost nothing.
+/// Per pair, one race is kept, RAW before WAW before WAR.
+///
+/// Cost: O(A log S + Q) time for A accesses over S segments and Q reachability queries (about
+/// one per access and distinct partner on runtime graphs); O(S + live reader lists) memory.
+/// Writers are kept twice, per byte and as coarse segments whose writer every finer writer
+/// reaches, so a read over many rows written by one chain of tasks costs one query.
+RaceReport FindRaces(const DepGraph& graph, const AccessModel& model, ReachabilityIndex* reach,
+                     const RaceOptions& options = {});
+
+}  // namespace depgraph

@@ -1,0 +1,223 @@
+#include "depgraph/graph/graph.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace depgraph {
+
+const char* ArgTypeName(ArgType type) {
+  switch (type) {
+    case ArgType::kInput: return "INPUT";
+    case ArgType::kOutput: return "OUTPUT";
+    case ArgType::kInOut: return "INOUT";
+    case ArgType::kOutputExisting: return "OUTPUT_EXISTING";
+    case ArgType::kNoDep: return "UNKNOWN";
+    case ArgType::kOther:
+    case ArgType::kMissing: return "?";
+  }
+  return "?";
+}
+
+namespace {
+struct DTypeInfo {
+  DType dtype;
+  const char* name;
+  int bytes;
+};
+constexpr DTypeInfo kDTypes[] = {
+    {DType::kFloat32, "FLOAT32", 4},   {DType::kFloat16, "FLOAT16", 2},
+    {DType::kInt32, "INT32", 4},       {DType::kInt16, "INT16", 2},
+    {DType::kInt8, "INT8", 1},         {DType::kUInt8, "UINT8", 1},
+    {DType::kBFloat16, "BFLOAT16", 2}, {DType::kInt64, "INT64", 8},
+    {DType::kUInt64, "UINT64", 8},     {DType::kUInt16, "UINT16", 2},
+    {DType::kUInt32, "UINT32", 4},     {DType::kBool, "BOOL", 1},
+    {DType::kFp8E4M3FN, "FP8E4M3FN", 0}, {DType::kFp8E8M0, "FP8E8M0", 0},
+    {DType::kFp4E2M1, "FP4E2M1", 0},   {DType::kUnknown, "UNKNOWN", 0},
+};
+}  // namespace
+
+DType ParseDType(std::string_view name) {
+  // Runtimes write the exact upper-case names; try those before case-folding.
+  for (const DTypeInfo& info : kDTypes) {
+    if (name == info.name) return info.dtype;
+  }
+  for (const DTypeInfo& info : kDTypes) {
+    std::string_view candidate(info.name);
+    if (candidate.size() != name.size()) continue;
+    bool equal = true;
+    for (size_t i = 0; i < name.size(); ++i) {
+      if (std::toupper(static_cast<unsigned char>(name[i])) != candidate[i]) {
+        equal = false;
+        break;
+      }
+    }
+    if (equal) return info.dtype;
+  }
+  return DType::kOther;
+}
+
+const char* DTypeName(DType dtype) {
+  for (const DTypeInfo& info : kDTypes) {
+    if (info.dtype == dtype) return info.name;
+  }
+  return "NONE";
+}
+
+int DTypeByteSize(DType dtype) {
+  for (const DTypeInfo& info : kDTypes) {
+    if (info.dtype == dtype) return info.bytes;
+  }
+  return 0;
+}
+
+int64_t DepGraph::FindNode(TaskId id) const {
+  auto it = std::lower_bound(nodes.begin(), nodes.end(), id);
+  if (it == nodes.end() || *it != id) return -1;
+  return it - nodes.begin();
+}
+
+const Task* DepGraph::FindTask(TaskId id) const {
+  auto it = std::lower_bound(task_index.begin(), task_index.end(), std::make_pair(id, 0u));
+  if (it == task_index.end() || it->first != id) return nullptr;
+  return &tasks[it->second];
+}
+
+const Tensor* DepGraph::FindTensor(TaskId id) const {
+  auto first = tensors.begin(), last = tensors.end();
+  const std::vector<uint32_t>& starts = tensor_index.starts;
+  if (starts.size() >= 2 && starts.back() == tensors.size()) {
+    if (id < tensor_index.min) return nullptr;
+    const uint64_t range = (id - tensor_index.min) >> tensor_index.shift;
+    if (range + 1 >= starts.size()) return nullptr;  // above the largest id
+    first = tensors.begin() + starts[range];
+    last = tensors.begin() + starts[range + 1];
+  }
+  auto it = std::lower_bound(first, last, id,
+                             [](const Tensor& t, TaskId value) { return t.id < value; });
+  if (it == last || it->id != id) return nullptr;
+  return &*it;
+}
+
+void DepGraph::BuildTensorIndex() {
+  tensor_index = TensorIndex();
+  const size_t n = tensors.size();
+  if (n < 64) return;  // a binary search is as quick
+  const TaskId min = tensors.front().id;
+  const uint64_t span = tensors.back().id - min;
+  // The smallest shift that maps the id span onto at most as many ranges as tensors (it is
+  // below 64: span >> 63 <= 1 < n).
+  int shift = 0;
+  while ((span >> shift) >= n) ++shift;
+  const size_t ranges = static_cast<size_t>(span >> shift) + 1;
+  tensor_index.min = min;
+  tensor_index.shift = shift;
+  tensor_index.starts.assign(ranges + 1, static_cast<uint32_t>(n));
+  size_t next = 0;  // the first range whose start is not set yet
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t range = (tensors[i].id - min) >> shift;
+    for (; next <= range; ++next) tensor_index.starts[next] = static_cast<uint32_t>(i);
+  }
+}
+
+const TaskArg* DepGraph::FindArg(const Task& task, int64_t idx) const {
+  const TaskArg* found = nullptr;
+  for (uint32_t i = 0; i < task.num_args; ++i) {
+    const TaskArg& arg = args[task.first_arg + i];
+    if (arg.idx == idx) found = &arg;
+  }
+  return found;
+}
+
+uint32_t DepGraph::FirstPairOf(uint32_t node) const {
+  auto it = std::lower_bound(pairs.begin(), pairs.end(), node,
+                             [](const Pair& p, uint32_t n) { return p.pred < n; });
+  return static_cast<uint32_t>(it - pairs.begin());
+}
+
+int64_t DepGraph::FindPair(uint32_t pred, uint32_t succ) const {
+  auto it = std::lower_bound(pairs.begin(), pairs.end(), Pair{pred, succ},
+                             [](const Pair& a, const Pair& b) {
+                               return a.pred != b.pred ? a.pred < b.pred : a.succ < b.succ;
+                             });
+  if (it == pairs.end() || it->pred != pred || it->succ != succ) return -1;
+  return it - pairs.begin();
+}
+
+bool DepGraph::UsesRings() const {
+  for (TaskId id : nodes) {
+    if (RingOf(id) != 0) return true;
+  }
+  return false;
+}
+
+void DepGraph::RowsByPair(std::vector<uint32_t>* offsets, std::vector<uint32_t>* row_ids) const {
+  offsets->assign(pairs.size() + 1, 0);
+  for (const EdgeRow& row : rows) ++(*offsets)[row.pair + 1];
+  for (size_t i = 1; i < offsets->size(); ++i) (*offsets)[i] += (*offsets)[i - 1];
+  row_ids->assign(rows.size(), 0);
+  std::vector<uint32_t> cursor(offsets->begin(), offsets->end() - 1);
+  for (uint32_t r = 0; r < rows.size(); ++r) (*row_ids)[cursor[rows[r].pair]++] = r;
+}
+
+IdDisplay DepGraph::Display() const {
+  if (runtime == "host_build_graph") {
+    for (TaskId id : nodes) {
+      if ((id >> 32) != 0) return IdDisplay::kHbgSpace;
+    }
+  }
+  return UsesRings() ? IdDisplay::kRing : IdDisplay::kLocal;
+}
+
+void AddIsolatedNodes(DepGraph* graph, std::vector<TaskId> ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  ids.erase(std::remove_if(ids.begin(), ids.end(),
+                           [&](TaskId id) { return graph->FindNode(id) >= 0; }),
+            ids.end());
+  if (ids.empty()) return;
+  const std::vector<TaskId>& old_nodes = graph->nodes;
+  std::vector<TaskId> nodes(old_nodes.size() + ids.size());
+  std::merge(old_nodes.begin(), old_nodes.end(), ids.begin(), ids.end(), nodes.begin());
+  // New index of every old node: the merge keeps their order.
+  std::vector<uint32_t> renumber(old_nodes.size());
+  std::vector<int32_t> node_task(nodes.size(), -1);
+  for (size_t n = 0, old = 0; n < nodes.size(); ++n) {
+    if (old < old_nodes.size() && old_nodes[old] == nodes[n]) {
+      renumber[old] = static_cast<uint32_t>(n);
+      node_task[n] = graph->node_task[old];
+      ++old;
+    } else if (const Task* task = graph->FindTask(nodes[n])) {
+      node_task[n] = static_cast<int32_t>(task - graph->tasks.data());
+    }
+  }
+  for (Pair& pair : graph->pairs) {
+    pair.pred = renumber[pair.pred];
+    pair.succ = renumber[pair.succ];
+  }
+  graph->nodes = std::move(nodes);
+  graph->node_task = std::move(node_task);
+  std::vector<std::pair<uint32_t, uint32_t>> edge_list;
+  edge_list.reserve(graph->pairs.size());
+  for (const Pair& p : graph->pairs) edge_list.emplace_back(p.pred, p.succ);
+  graph->graph = PairGraph(boost::edges_are_unsorted_multi_pass, edge_list.begin(),
+                           edge_list.end(), graph->nodes.size());
+}
+
+std::string FormatTaskId(TaskId id, IdDisplay display) {
+  if (display != IdDisplay::kHbgSpace) return FormatTaskId(id, display == IdDisplay::kRing);
+  const uint64_t space = id >> 62, parent = (id >> 32) & 0xFFFFF;
+  const std::string local = std::to_string(LocalOf(id));
+  switch (space) {
+    case 0: return "t" + local;
+    case 1: return "g" + std::to_string(parent) + "t" + local;
+    case 2: return "p" + local;
+    default: return "s3:" + std::to_string(id);  // no such space: show the raw id
+  }
+}
+
+std::string FormatTaskId(TaskId id, bool rings) {
+  if (!rings) return std::to_string(LocalOf(id));
+  return "(" + std::to_string(RingOf(id)) + ", " + std::to_string(LocalOf(id)) + ")";
+}
+
+}  // namespace depgraph

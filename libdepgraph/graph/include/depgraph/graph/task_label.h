@@ -1,0 +1,39 @@
+// Per-node labels: kind, kernel names and core type, derived from kernel ids and a name map.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "depgraph/graph/graph.h"
+#include "depgraph/graph/name_map.h"
+
+namespace depgraph {
+
+/// What a node is: a submitted kernel task, a dummy task (no kernel), or an allocation
+/// (a predecessor that never appears in tasks[]).
+enum class TaskKind { kSubmit, kDummy, kAlloc };
+/// "submit", "dummy" or "alloc".
+const char* TaskKindName(TaskKind kind);
+
+/// Cores a task runs on: from its active kernel slots, or from the perf sidecar's records
+/// (timing/perf_sidecar.h).
+enum class CoreType { kNone, kAic, kAiv, kMix };
+
+/// Display facts of one node.
+struct TaskLabel {
+  TaskKind kind = TaskKind::kAlloc;
+  CoreType core = CoreType::kNone;
+  /// Names of the active slots in slot order, de-duplicated, joined with " + "; a slot
+  /// without a name shows as f{id}. Empty when the name map is empty or the node is no submit.
+  /// A task of the perf sidecar takes the map's name of "-1" instead when there is one.
+  std::string func_name;
+  /// The perf sidecar has records of this task (its kernel id is then -1, spec/timing.md §5).
+  bool perf = false;
+};
+
+/// Labels for every node of `graph`, indexed like graph.nodes, from its kernel slots and the
+/// name map. timing/perf_sidecar.h has the overload that merges a perf sidecar's facts.
+/// O(V log names).
+std::vector<TaskLabel> ResolveTaskLabels(const DepGraph& graph, const NameMap& names);
+
+}  // namespace depgraph

@@ -1,0 +1,767 @@
+#include "depgraph/timing/perf_sidecar.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
+
+#include "depgraph/internal/message_quote.h"
+#include "depgraph/internal/py_int.h"
+#include "depgraph/support/input_file.h"
+#include "depgraph/support/json_dom.h"
+#include "depgraph/support/json_reader.h"
+
+namespace depgraph {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+// Python's truthiness of a JSON value (`x or default` in the reference reader).
+bool Truthy(const ordered_json& v) {
+  switch (v.type()) {
+    case ordered_json::value_t::null: return false;
+    case ordered_json::value_t::boolean: return v.get<bool>();
+    case ordered_json::value_t::number_integer: return v.get<int64_t>() != 0;
+    case ordered_json::value_t::number_unsigned: return v.get<uint64_t>() != 0;
+    case ordered_json::value_t::number_float: return v.get<double>() != 0;
+    default: return !v.empty();  // strings, arrays, objects
+  }
+}
+
+// Member `key` of an object, or nullptr (dict.get).
+const ordered_json* Member(const ordered_json& object, const char* key) {
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+// Decimal text of a 128-bit integer.
+std::string Int128Text(__int128 v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
+  std::string digits;
+  for (; u; u /= 10) digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+  if (negative) digits.push_back('-');
+  return std::string(digits.rbegin(), digits.rend());
+}
+
+// Python's repr() of a str, as its error messages quote it: single quotes unless the text has
+// one and no double quote; backslash, the quote, \t \n \r and control characters escaped.
+std::string PyRepr(std::string_view s) {
+  const bool use_double = s.find('\'') != std::string_view::npos &&
+                          s.find('"') == std::string_view::npos;
+  const char quote = use_double ? '"' : '\'';
+  std::string out(1, quote);
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    char hex[8];
+    if (c == '\\' || c == static_cast<unsigned char>(quote)) {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7F) {
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(s[++i]));  // C1
+      out += hex;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += quote;
+  return EscapeForMessage(out);  // anything left that could break the line
+}
+
+// The rows of `aicore_tasks` or `aicpu_tasks` as read. A row of plain integers (what the
+// collector writes) keeps its first six cells compactly; any other row (a cell that is no
+// plain integer, a row that is no array) keeps its whole value as a DOM in `odd`. Runtime
+// captures hold millions of rows, where a DOM would cost ~10x the memory and time.
+struct RawRow {
+  int64_t cells[6] = {0, 0, 0, 0, 0, 0};
+  uint32_t size = 0;          ///< elements of the row (compact rows)
+  uint8_t unsigned_mask = 0;  ///< compact cells that hold a uint64 above INT64_MAX
+  int32_t odd = -1;           ///< index into RawRows::odd, or -1 for a compact row
+};
+struct RawRows {
+  bool is_array = false;       ///< the key held an array: `rows` (else `value`, maybe null)
+  std::deque<RawRow> rows;     ///< a deque: millions of rows grow without being copied
+  std::vector<ordered_json> odd;
+  ordered_json value;
+};
+
+// The document with the two row arrays streamed and everything else in a DOM.
+struct RawDocument {
+  ordered_json rest = ordered_json::object();  ///< every other member (last one wins)
+  RawRows aicore, aicpu;
+};
+
+// A JSON integer token without fraction or exponent that fits 64 bits, signed or not.
+bool PlainInteger(std::string_view token, int64_t* value, bool* is_unsigned) {
+  const bool negative = !token.empty() && token[0] == '-';
+  const std::string_view digits = negative ? token.substr(1) : token;
+  if (digits.empty() || digits.size() > 20) return false;
+  unsigned __int128 v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (negative) {
+    if (v > static_cast<unsigned __int128>(INT64_MAX) + 1) return false;
+    *value = static_cast<int64_t>(-static_cast<__int128>(v));
+    *is_unsigned = false;
+    return true;
+  }
+  if (v > UINT64_MAX) return false;
+  *value = static_cast<int64_t>(static_cast<uint64_t>(v));
+  *is_unsigned = v > static_cast<unsigned __int128>(INT64_MAX);
+  return true;
+}
+
+// The DOM of a compact cell.
+ordered_json CellJson(const RawRow& row, size_t k) {
+  if (row.unsigned_mask & (1u << k)) return static_cast<uint64_t>(row.cells[k]);
+  return row.cells[k];
+}
+
+// "key[i]", for messages.
+std::string RowPath(std::string_view key, size_t i) {
+  return std::string(key) + "[" + std::to_string(i) + "]";
+}
+
+// Reads row `i` of `key` at the reader's position into `rows`. Paths for messages are built
+// only when a value is read into a DOM (rare): this runs once per record of a capture.
+bool ReadRawRow(JsonReader& reader, std::string_view key, size_t i, RawRows* rows,
+                std::string* err) {
+  RawRow row;
+  auto to_odd = [&](ordered_json value) {
+    row.odd = static_cast<int32_t>(rows->odd.size());
+    rows->odd.push_back(std::move(value));
+  };
+  if (reader.Peek() != JsonKind::kArray) {
+    ordered_json value;
+    if (!ReadJsonValue(&reader, RowPath(key, i), &value, err)) return false;
+    to_odd(std::move(value));
+    rows->rows.push_back(row);
+    return true;
+  }
+  auto cell_path = [&](size_t k) { return RowPath(key, i) + "[" + std::to_string(k) + "]"; };
+  if (!reader.BeginArray()) return false;
+  ordered_json* odd = nullptr;  // the row as a DOM once a cell is no plain integer
+  size_t k = 0;
+  for (; reader.NextElement(); ++k) {
+    if (odd == nullptr && k >= 6) {  // never read by the reference: checked as JSON only
+      if (!reader.SkipValue()) return false;
+      continue;
+    }
+    if (odd == nullptr && reader.Peek() == JsonKind::kNumber) {
+      std::string_view token;
+      if (!reader.ReadNumber(&token)) return false;
+      int64_t value = 0;
+      bool is_unsigned = false;
+      if (PlainInteger(token, &value, &is_unsigned)) {
+        row.cells[k] = value;
+        if (is_unsigned) row.unsigned_mask |= static_cast<uint8_t>(1u << k);
+        continue;
+      }
+      ordered_json number;  // a float, an exponent, a big integer: its DOM, with its checks
+      if (!ParseJsonDocument(token, &number, err)) {
+        *err = cell_path(k) + ": " + *err;
+        return false;
+      }
+      to_odd(ordered_json::array());
+      odd = &rows->odd.back();
+      for (size_t j = 0; j < k; ++j) odd->push_back(CellJson(row, j));
+      odd->push_back(std::move(number));
+      continue;
+    }
+    if (odd == nullptr) {
+      to_odd(ordered_json::array());
+      odd = &rows->odd.back();
+      for (size_t j = 0; j < k; ++j) odd->push_back(CellJson(row, j));
+    }
+    ordered_json value;
+    if (!ReadJsonValue(&reader, cell_path(k), &value, err)) return false;
+    odd->push_back(std::move(value));
+  }
+  if (reader.failed()) return false;
+  row.size = static_cast<uint32_t>(k);
+  rows->rows.push_back(row);
+  return true;
+}
+
+// Reads the whole document: syntax errors anywhere come first, as json.load raises them
+// before the reader looks at anything. False with the message in *err; *top_level_object
+// says whether the top level is an object (else doc->rest holds the value).
+bool ReadRawDocument(std::string_view text, RawDocument* doc, bool* top_level_object,
+                     std::string* err) {
+  JsonReader reader;
+  reader.OpenBuffer(text);
+  auto fail = [&]() {
+    if (err->empty()) *err = reader.error();
+    return false;
+  };
+  err->clear();
+  *top_level_object = reader.Peek() == JsonKind::kObject;
+  if (!*top_level_object) {
+    return (ReadJsonValue(&reader, "", &doc->rest, err) && reader.ExpectEnd()) || fail();
+  }
+  if (!reader.BeginObject()) return fail();
+  std::string_view key_view;
+  while (reader.NextKey(&key_view)) {
+    const std::string key(key_view);
+    RawRows* rows = key == "aicore_tasks" ? &doc->aicore
+                    : key == "aicpu_tasks" ? &doc->aicpu
+                                           : nullptr;
+    if (rows == nullptr) {
+      ordered_json value;
+      if (!ReadJsonValue(&reader, JsonPathMember("", key), &value, err)) return fail();
+      doc->rest[key] = std::move(value);
+      continue;
+    }
+    *rows = RawRows();  // a repeated key: the last one wins
+    if (reader.Peek() != JsonKind::kArray) {
+      if (!ReadJsonValue(&reader, key, &rows->value, err)) return fail();
+      continue;
+    }
+    rows->is_array = true;
+    if (!reader.BeginArray()) return fail();
+    for (size_t i = 0; reader.NextElement(); ++i) {
+      if (!ReadRawRow(reader, key, i, rows, err)) return fail();
+      if ((i & 4095) == 4095) reader.ReleaseConsumed();
+    }
+    if (reader.failed()) return fail();
+  }
+  if (reader.failed() || !reader.ExpectEnd()) return fail();
+  return true;
+}
+
+// Reads one document the way the reference reader does, stopping at its first failure.
+class SidecarReader {
+ public:
+  SidecarReader(const std::string& path, PerfSidecar* out) : path_(path), out_(*out) {}
+
+  PerfSidecarStatus Read(const RawDocument& raw) {
+    const ordered_json& doc = raw.rest;
+    // 2. The level.
+    const ordered_json* level = Member(doc, "chip_swimlane_level");
+    if (level == nullptr) return Invalid("chip_swimlane_level", "missing");
+    __int128 level_value = 0;
+    if (!IntOf(*level, "chip_swimlane_level", &level_value)) return status_;
+    if (level_value < 1 || level_value > 4) {
+      return Unreadable("Unsupported chip_swimlane_level: " + Int128Text(level_value) +
+                        " (expected 1, 2, 3, or 4)");
+    }
+    out_.level = static_cast<int>(level_value);
+
+    // 3. The clock (`metadata or {}`, `clock_freq_hz or 0`).
+    static const ordered_json kEmptyObject = ordered_json::object();
+    const ordered_json* metadata = Member(doc, "metadata");
+    if (metadata == nullptr || !Truthy(*metadata)) metadata = &kEmptyObject;
+    if (!metadata->is_object()) return WrongType("metadata", *metadata, "an object");
+    __int128 freq = 0;
+    const ordered_json* freq_value = Member(*metadata, "clock_freq_hz");
+    if (freq_value != nullptr && Truthy(*freq_value) &&
+        !IntOf(*freq_value, "metadata.clock_freq_hz", &freq)) {
+      return status_;
+    }
+    if (freq <= 0) {
+      return Unreadable("metadata missing/zero clock_freq_hz: " + Int128Text(freq));
+    }
+    if (freq > INT64_MAX) return Unreadable("metadata.clock_freq_hz: out of range");
+    out_.clock_freq_hz = static_cast<int64_t>(freq);
+    const ordered_json* core_types = Member(*metadata, "core_types");
+    if (core_types != nullptr && Truthy(*core_types)) {
+      if (!core_types->is_array()) {
+        return WrongType("metadata.core_types", *core_types, "an array");
+      }
+      for (const ordered_json& type : *core_types) core_types_.push_back(CoreTypeText(type));
+    }
+    core_type_index_.assign(core_types_.size(), -1);
+
+    // 4. Device and host orchestrator phases together.
+    const ordered_json* source = Member(*metadata, "orchestrator_source");
+    const ordered_json* host_phases = Member(doc, "host_orchestrator_phases");
+    const ordered_json* host_capture = Member(*metadata, "host_capture");
+    const bool host_mode = (source != nullptr && source->is_string() && *source == "host") ||
+                           (host_phases != nullptr && Truthy(*host_phases)) ||
+                           (host_capture != nullptr && host_capture->is_object());
+    const ordered_json* orch_phases = Member(doc, "aicpu_orchestrator_phases");
+    if (host_mode && orch_phases != nullptr && Truthy(*orch_phases)) {
+      return Unreadable(
+          "both AICPU and host orchestrator phases are present; clock-domain source is "
+          "ambiguous");
+    }
+
+    // 5. The rows, then the base tick over every stream the converter emits.
+    if (!CheckRows(raw.aicore, "aicore_tasks") || !CheckRows(raw.aicpu, "aicpu_tasks") ||
+        !ReadAicoreRows(raw.aicore) || !TrackAicpuRows(raw.aicpu) ||
+        !TrackPhases(doc, "aicpu_scheduler_phases") ||
+        !TrackPhases(doc, "aicpu_orchestrator_phases")) {
+      return status_;
+    }
+    out_.base_ticks = base_ ? static_cast<int64_t>(*base_) : 0;
+    return Join(raw.aicpu);
+  }
+
+ private:
+  // One AICore row, converted.
+  struct AicoreRow {
+    __int128 core = 0, reg = 0, token = 0, start = 0, end = 0;
+  };
+  // One task record after the join, before grouping by id.
+  struct Record {
+    TaskId id;
+    uint32_t core_type;  // index into core_type_names_
+    __int128 start, end;
+  };
+
+  PerfSidecarStatus Unreadable(std::string message) {
+    error = std::move(message);
+    return status_ = PerfSidecarStatus::kUnreadable;
+  }
+  PerfSidecarStatus Invalid(const std::string& where, const std::string& what) {
+    error = EscapeForMessage(path_) + ": " + (where.empty() ? "" : where + ": ") + what;
+    return status_ = PerfSidecarStatus::kInvalid;
+  }
+  PerfSidecarStatus WrongType(const std::string& where, const ordered_json& v,
+                              const char* expected) {
+    return Invalid(where, std::string("expected ") + expected + ", got " + v.type_name());
+  }
+
+  // Python int() of `v` at JSON path `where`: false with status_ set when int() would raise
+  // (a ValueError: kUnreadable with Python's message; a TypeError: kInvalid).
+  bool IntOf(const ordered_json& v, const std::string& where, __int128* value) {
+    PyInt result;
+    switch (v.type()) {
+      case ordered_json::value_t::number_integer:
+        *value = v.get<int64_t>();
+        return true;
+      case ordered_json::value_t::number_unsigned:
+        *value = v.get<uint64_t>();
+        return true;
+      case ordered_json::value_t::boolean:
+        *value = v.get<bool>() ? 1 : 0;
+        return true;
+      case ordered_json::value_t::number_float: {
+        const double d = std::trunc(v.get<double>());
+        if (std::fabs(d) >= 8.5e37) {
+          Unreadable(where + ": " + v.dump() + " is out of range");
+          return false;
+        }
+        *value = static_cast<__int128>(d);
+        return true;
+      }
+      case ordered_json::value_t::string:
+        result = PyIntFromString(v.get_ref<const std::string&>());
+        if (result.status == PyInt::kOk) {
+          *value = result.value;
+          return true;
+        }
+        if (result.status == PyInt::kOverflow) {
+          Unreadable(where + ": " + QuoteForMessage(v.get_ref<const std::string&>()) +
+                     " is out of range");
+        } else {
+          Unreadable("invalid literal for int() with base 10: " +
+                     PyRepr(v.get_ref<const std::string&>()));
+        }
+        return false;
+      default:
+        Invalid(where, std::string("expected a number, got ") + v.type_name());
+        return false;
+    }
+  }
+
+  // `doc[key] or []` for the row arrays: an array, or a falsy value (no rows).
+  bool CheckRows(const RawRows& rows, const char* key) {
+    if (rows.is_array || !Truthy(rows.value)) return true;
+    WrongType(key, rows.value, "an array");
+    return false;
+  }
+  static size_t RowCount(const RawRows& rows) { return rows.is_array ? rows.rows.size() : 0; }
+  // Whether row i is an array, and its length.
+  static bool RowIsArray(const RawRows& rows, size_t i) {
+    const RawRow& row = rows.rows[i];
+    return row.odd < 0 || rows.odd[static_cast<size_t>(row.odd)].is_array();
+  }
+  static size_t RowSize(const RawRows& rows, size_t i) {
+    const RawRow& row = rows.rows[i];
+    return row.odd < 0 ? row.size : rows.odd[static_cast<size_t>(row.odd)].size();
+  }
+  // int() of cell k of row i of `key` (k < RowSize).
+  bool CellInt(const RawRows& rows, size_t i, size_t k, const char* key, __int128* value) {
+    const RawRow& row = rows.rows[i];
+    if (row.odd >= 0) {
+      return IntOf(rows.odd[static_cast<size_t>(row.odd)][k],
+                   RowPath(key, i) + "[" + std::to_string(k) + "]", value);
+    }
+    *value = row.unsigned_mask & (1u << k) ? static_cast<__int128>(static_cast<uint64_t>(row.cells[k]))
+                                           : static_cast<__int128>(row.cells[k]);
+    return true;
+  }
+  static const ordered_json& OddRow(const RawRows& rows, size_t i) {
+    return rows.odd[static_cast<size_t>(rows.rows[i].odd)];
+  }
+
+  // `doc[key] or []`, which must then be an array.
+  bool Rows(const ordered_json& doc, const char* key, const ordered_json** rows) {
+    static const ordered_json kEmptyArray = ordered_json::array();
+    const ordered_json* value = Member(doc, key);
+    if (value == nullptr || !Truthy(*value)) value = &kEmptyArray;
+    if (!value->is_array()) {
+      WrongType(key, *value, "an array");
+      return false;
+    }
+    *rows = value;
+    return true;
+  }
+
+  // The reader keeps `core_types[i]` as it is; a falsy one counts as "no type".
+  static std::string CoreTypeText(const ordered_json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    return Truthy(v) ? v.dump() : "";
+  }
+
+  void Track(__int128 ticks) {
+    if (ticks > 0 && (!base_ || ticks < *base_)) base_ = ticks;
+  }
+
+  // `core, task, reg, start, end, *rest = row` for every row, the (core, reg) lookup (the
+  // last row of a key wins) and the base tick (start - receive_to_start, end).
+  bool ReadAicoreRows(const RawRows& rows) {
+    const size_t count = RowCount(rows);
+    aicore_.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      if (!RowIsArray(rows, i)) {
+        WrongType(RowPath("aicore_tasks", i), OddRow(rows, i), "an array");
+        return false;
+      }
+      const size_t size = RowSize(rows, i);
+      if (size < 5) {
+        Unreadable("not enough values to unpack (expected at least 5, got " +
+                   std::to_string(size) + ")");
+        return false;
+      }
+      AicoreRow r;
+      __int128 r2s = 0;
+      auto column = [&](size_t k, __int128* value) {
+        return CellInt(rows, i, k, "aicore_tasks", value);
+      };
+      // The reference converts receive_to_start first, then core, reg, task, start, end.
+      if ((size > 5 && !column(5, &r2s)) || !column(0, &r.core) || !column(2, &r.reg) ||
+          !column(1, &r.token) || !column(3, &r.start) || !column(4, &r.end)) {
+        return false;
+      }
+      // Tracking the base tick cannot fail, so it runs here rather than in a second loop.
+      Track(r.start - r2s);
+      Track(r.end);
+      aicore_.push_back(r);
+    }
+    return true;
+  }
+
+  // The AICore rows by (core, reg_task_id), for the AICPU join: sorted keys, the last row of
+  // a key first (a dict keeps the last assignment). O(rows log rows), built once.
+  struct JoinKey {
+    __int128 core, reg;
+    size_t row;
+  };
+  void BuildLookup() {
+    lookup_.reserve(aicore_.size());
+    for (size_t i = 0; i < aicore_.size(); ++i) {
+      lookup_.push_back({aicore_[i].core, aicore_[i].reg, i});
+    }
+    std::sort(lookup_.begin(), lookup_.end(), [](const JoinKey& a, const JoinKey& b) {
+      if (a.core != b.core) return a.core < b.core;
+      if (a.reg != b.reg) return a.reg < b.reg;
+      return a.row > b.row;
+    });
+  }
+  // The aicore_ index of the last row with (core, reg), or SIZE_MAX. O(log rows).
+  size_t Lookup(__int128 core, __int128 reg) const {
+    auto it = std::lower_bound(lookup_.begin(), lookup_.end(), JoinKey{core, reg, SIZE_MAX},
+                               [](const JoinKey& a, const JoinKey& b) {
+                                 if (a.core != b.core) return a.core < b.core;
+                                 if (a.reg != b.reg) return a.reg < b.reg;
+                                 return a.row > b.row;
+                               });
+    if (it == lookup_.end() || it->core != core || it->reg != reg) return SIZE_MAX;
+    return it->row;
+  }
+
+  // `for _, _, dispatch, finish in aicpu_tasks`: exactly four columns each.
+  bool TrackAicpuRows(const RawRows& rows) {
+    for (size_t i = 0; i < RowCount(rows); ++i) {
+      if (!RowIsArray(rows, i)) {
+        WrongType(RowPath("aicpu_tasks", i), OddRow(rows, i), "an array");
+        return false;
+      }
+      const size_t size = RowSize(rows, i);
+      if (size < 4) {
+        Unreadable("not enough values to unpack (expected 4, got " + std::to_string(size) + ")");
+        return false;
+      }
+      if (size > 4) {
+        Unreadable("too many values to unpack (expected 4)");
+        return false;
+      }
+      __int128 dispatch = 0, finish = 0;
+      if (!CellInt(rows, i, 2, "aicpu_tasks", &dispatch) ||
+          !CellInt(rows, i, 3, "aicpu_tasks", &finish)) {
+        return false;
+      }
+      Track(dispatch);
+      Track(finish);
+    }
+    return true;
+  }
+
+  // Scheduler / orchestrator phases: arrays (one per thread) of records whose start_cycles
+  // and end_cycles (default 0) count for the base tick.
+  bool TrackPhases(const ordered_json& doc, const char* key) {
+    const ordered_json* threads = nullptr;
+    if (!Rows(doc, key, &threads)) return false;
+    for (size_t t = 0; t < threads->size(); ++t) {
+      const ordered_json& records = (*threads)[t];
+      const std::string thread_where = std::string(key) + "[" + std::to_string(t) + "]";
+      if (!records.is_array()) {
+        WrongType(thread_where, records, "an array");
+        return false;
+      }
+      for (size_t r = 0; r < records.size(); ++r) {
+        const ordered_json& record = records[r];
+        const std::string where = thread_where + "[" + std::to_string(r) + "]";
+        if (!record.is_object()) {
+          WrongType(where, record, "an object");
+          return false;
+        }
+        for (const char* field : {"start_cycles", "end_cycles"}) {
+          const ordered_json* v = Member(record, field);
+          __int128 ticks = 0;
+          if (v != nullptr && !IntOf(*v, JsonPathMember(where, field), &ticks)) return false;
+          Track(ticks);
+        }
+      }
+    }
+    return true;
+  }
+
+  // Index into core_type_names_ of core `core`'s type (`core_types[core]`, "aiv" outside).
+  uint32_t CoreTypeOf(__int128 core) {
+    const bool inside = core >= 0 && core < static_cast<__int128>(core_types_.size());
+    int32_t& cached = inside ? core_type_index_[static_cast<size_t>(core)] : aiv_index_;
+    if (cached >= 0) return static_cast<uint32_t>(cached);
+    const std::string& type = inside ? core_types_[static_cast<size_t>(core)] : kAiv;
+    auto it = std::find(core_type_names_.begin(), core_type_names_.end(), type);
+    if (it == core_type_names_.end()) it = core_type_names_.insert(it, type);
+    cached = static_cast<int32_t>(it - core_type_names_.begin());
+    return static_cast<uint32_t>(cached);
+  }
+
+  void AddRecord(const AicoreRow& row, __int128 core) {
+    records_.push_back(Record{static_cast<TaskId>(static_cast<unsigned __int128>(row.token)),
+                              CoreTypeOf(core), row.start, row.end});
+  }
+
+  // The AICPU join (or the level-1 fallback), the unmatched warning, and one entry per id.
+  PerfSidecarStatus Join(const RawRows& aicpu) {
+    std::vector<std::pair<std::string, size_t>> unmatched;  // per core, first-seen order
+    if (RowCount(aicpu) > 0) {
+      BuildLookup();
+      records_.reserve(RowCount(aicpu));
+      for (size_t i = 0; i < RowCount(aicpu); ++i) {
+        __int128 core = 0, reg = 0;
+        if (!CellInt(aicpu, i, 0, "aicpu_tasks", &core) ||
+            !CellInt(aicpu, i, 1, "aicpu_tasks", &reg)) {
+          return status_;
+        }
+        const size_t match = Lookup(core, reg);
+        if (match == SIZE_MAX) {
+          const std::string name = Int128Text(core);
+          auto seen = std::find_if(unmatched.begin(), unmatched.end(),
+                                   [&](const auto& e) { return e.first == name; });
+          if (seen == unmatched.end()) {
+            unmatched.emplace_back(name, 1);
+          } else {
+            ++seen->second;
+          }
+          continue;
+        }
+        AddRecord(aicore_[match], core);
+      }
+    } else if (out_.level == 1) {
+      records_.reserve(aicore_.size());
+      for (const AicoreRow& row : aicore_) AddRecord(row, row.core);
+    }
+    if (!unmatched.empty()) out_.warnings.push_back(UnmatchedWarning(unmatched));
+    for (const Record& r : records_) {
+      for (__int128 ticks : {r.start, r.end}) {
+        if (ticks > INT64_MAX || ticks < INT64_MIN) {
+          return Unreadable("aicore_tasks: timestamp " + Int128Text(ticks) + " is out of range");
+        }
+      }
+    }
+    Group();
+    return PerfSidecarStatus::kOk;
+  }
+
+  static std::string UnmatchedWarning(std::vector<std::pair<std::string, size_t>> per_core) {
+    size_t total = 0;
+    for (const auto& e : per_core) total += e.second;
+    std::stable_sort(per_core.begin(), per_core.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string worst;
+    for (size_t i = 0; i < per_core.size() && i < 3; ++i) {
+      if (i) worst += ", ";
+      worst += "core " + per_core[i].first + ": " + std::to_string(per_core[i].second);
+    }
+    return "Warning: " + std::to_string(total) +
+           " aicpu_task(s) had no matching AICore record (top offenders: " + worst +
+           "); the missing AICore buffer(s) were dropped on rotation. Bump "
+           "PLATFORM_AICORE_BUFFERS_PER_CORE if you see this regularly.";
+  }
+
+  // µs as the converter computes them.
+  double ToUs(int64_t ticks) const {
+    if (ticks <= 0) return 0.0;
+    const double factor = 1000000.0 / static_cast<double>(out_.clock_freq_hz);
+    return static_cast<double>(static_cast<__int128>(ticks) - out_.base_ticks) * factor;
+  }
+
+  // Records grouped by id: core type (mix when several), earliest start, latest end.
+  void Group() {
+    std::stable_sort(records_.begin(), records_.end(),
+                     [](const Record& a, const Record& b) { return a.id < b.id; });
+    for (size_t i = 0; i < records_.size();) {
+      size_t j = i;
+      PerfTask task;
+      task.id = records_[i].id;
+      bool several_types = false;
+      const int64_t first_start = static_cast<int64_t>(records_[i].start);
+      const int64_t first_end = static_cast<int64_t>(records_[i].end);
+      task.start_ticks = first_start;
+      task.end_ticks = first_end;
+      task.start_us = ToUs(first_start);
+      task.end_us = ToUs(first_end);
+      for (; j < records_.size() && records_[j].id == task.id; ++j) {
+        const Record& r = records_[j];
+        several_types = several_types || r.core_type != records_[i].core_type;
+        const int64_t start = static_cast<int64_t>(r.start), end = static_cast<int64_t>(r.end);
+        task.start_ticks = std::min(task.start_ticks, start);
+        task.end_ticks = std::max(task.end_ticks, end);
+        task.start_us = std::min(task.start_us, ToUs(start));
+        task.end_us = std::max(task.end_us, ToUs(end));
+      }
+      task.blocks = static_cast<uint32_t>(j - i);
+      task.core_type = several_types ? "mix" : core_type_names_[records_[i].core_type];
+      task.duration_us = task.end_us - task.start_us;
+      out_.tasks.push_back(std::move(task));
+      i = j;
+    }
+  }
+
+ public:
+  std::string error;
+
+ private:
+  const std::string& path_;
+  PerfSidecar& out_;
+  PerfSidecarStatus status_ = PerfSidecarStatus::kOk;
+  std::vector<std::string> core_types_;        // metadata.core_types as text
+  std::vector<std::string> core_type_names_;   // distinct types of the records
+  std::vector<int32_t> core_type_index_;       // per core: index into core_type_names_, or -1
+  int32_t aiv_index_ = -1;                     // the same for cores outside core_types
+  inline static const std::string kAiv = "aiv";
+  std::vector<AicoreRow> aicore_;
+  std::vector<JoinKey> lookup_;  // see BuildLookup
+  std::vector<Record> records_;
+  std::optional<__int128> base_;
+};
+
+}  // namespace
+
+const PerfTask* PerfSidecar::Find(TaskId id) const {
+  auto it = std::lower_bound(tasks.begin(), tasks.end(), id,
+                             [](const PerfTask& t, TaskId value) { return t.id < value; });
+  return it != tasks.end() && it->id == id ? &*it : nullptr;
+}
+
+std::vector<TaskId> PerfSidecar::TaskIds() const {
+  std::vector<TaskId> ids;
+  ids.reserve(tasks.size());
+  for (const PerfTask& t : tasks) ids.push_back(t.id);
+  return ids;
+}
+
+PerfSidecarStatus LoadPerfSidecar(const std::string& path, PerfSidecar* sidecar,
+                                  std::string* err) {
+  *sidecar = PerfSidecar();
+  std::string text;
+  InputFileError read_error;
+  if (!ReadInputFile(path, kMaxPerfSidecarBytes, &text, &read_error)) {
+    *err = PythonOpenErrorMessage(path, read_error);
+    return PerfSidecarStatus::kUnreadable;
+  }
+  return LoadPerfSidecarText(text, path, sidecar, err);
+}
+
+PerfSidecarStatus LoadPerfSidecarText(std::string_view text, const std::string& path,
+                                      PerfSidecar* sidecar, std::string* err) {
+  *sidecar = PerfSidecar();
+  RawDocument doc;
+  bool object = false;
+  if (!ReadRawDocument(text, &doc, &object, err)) return PerfSidecarStatus::kUnreadable;
+  if (!object) {
+    *err = EscapeForMessage(path) + ": expected a JSON object at the top level, got " +
+           doc.rest.type_name();
+    return PerfSidecarStatus::kInvalid;
+  }
+  PerfSidecar loaded;
+  SidecarReader reader(path, &loaded);
+  const PerfSidecarStatus status = reader.Read(doc);
+  if (status != PerfSidecarStatus::kOk) {
+    *err = reader.error;
+    return status;
+  }
+  *sidecar = std::move(loaded);
+  return status;
+}
+
+namespace {
+
+CoreType ParseCoreType(const std::string& type) {
+  if (type == "aic") return CoreType::kAic;
+  if (type == "aiv") return CoreType::kAiv;
+  if (type == "mix") return CoreType::kMix;
+  return CoreType::kNone;
+}
+
+}  // namespace
+
+std::vector<TaskLabel> ResolveTaskLabels(const DepGraph& graph, const NameMap& names,
+                                         const PerfSidecar* sidecar) {
+  std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
+  if (sidecar == nullptr) return labels;
+  const std::string* perf_name = names.Find(-1);  // the sidecar's kernel id is always -1
+  for (uint32_t n = 0; n < graph.nodes.size(); ++n) {
+    const PerfTask* perf = sidecar->Find(graph.nodes[n]);
+    if (perf == nullptr) continue;
+    TaskLabel& label = labels[n];
+    label.perf = true;
+    // An empty type keeps the kernel slots' type (a submit) or kNone (any other node).
+    if (!perf->core_type.empty()) label.core = ParseCoreType(perf->core_type);
+    if (perf_name != nullptr && !perf_name->empty()) label.func_name = *perf_name;
+  }
+  return labels;
+}
+
+}  // namespace depgraph

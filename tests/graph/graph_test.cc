@@ -1,0 +1,103 @@
+#include "depgraph/graph/graph.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <vector>
+
+#include "test_util.h"
+
+namespace depgraph {
+namespace {
+
+using testing::LoadText;
+
+// Edges 1 -> 3 -> 5 and 1 -> 5, task 4 an isolated dummy (so no node), task 5 a kernel.
+constexpr const char* kGraph = R"({"tasks":[{"task_id":4,"kernel_ids":[-1,-1,-1]},
+  {"task_id":5,"kernel_ids":[0,-1,-1]}],
+  "edges":[{"pred":1,"succ":3},{"pred":3,"succ":5},{"pred":1,"succ":5},{"pred":3,"succ":5}]})";
+
+TEST(Graph, AddIsolatedNodesKeepsPairsAndRowsOnTheirTasks) {
+  DepGraph g = LoadText(kGraph);
+  ASSERT_EQ(g.nodes, (std::vector<TaskId>{1, 3, 5}));
+  AddIsolatedNodes(&g, {10, 4, 3, 2, 4, 0});
+  EXPECT_EQ(g.nodes, (std::vector<TaskId>{0, 1, 2, 3, 4, 5, 10}));
+  // Pairs name the same tasks as before, still sorted; rows still point at their pairs.
+  ASSERT_EQ(g.pairs.size(), 3u);
+  auto ids = [&](const Pair& p) { return std::make_pair(g.nodes[p.pred], g.nodes[p.succ]); };
+  EXPECT_EQ(ids(g.pairs[0]), std::make_pair(TaskId{1}, TaskId{3}));
+  EXPECT_EQ(ids(g.pairs[1]), std::make_pair(TaskId{1}, TaskId{5}));
+  EXPECT_EQ(ids(g.pairs[2]), std::make_pair(TaskId{3}, TaskId{5}));
+  EXPECT_EQ(ids(g.pairs[g.rows[1].pair]), std::make_pair(TaskId{3}, TaskId{5}));
+  EXPECT_EQ(ids(g.pairs[g.rows[2].pair]), std::make_pair(TaskId{1}, TaskId{5}));
+  EXPECT_EQ(g.FindPair(1, 3), 0);
+  // The dummy task 4 is now a node with its task; 0, 2 and 10 are alloc nodes.
+  ASSERT_NE(g.TaskOfNode(4), nullptr);
+  EXPECT_EQ(g.TaskOfNode(4)->id, 4u);
+  EXPECT_EQ(g.TaskOfNode(5)->id, 5u);
+  EXPECT_EQ(g.TaskOfNode(0), nullptr);
+  EXPECT_EQ(g.TaskOfNode(2), nullptr);
+  EXPECT_EQ(g.TaskOfNode(6), nullptr);
+  // The CSR graph covers every node.
+  EXPECT_EQ(boost::num_vertices(g.graph), 7u);
+  EXPECT_EQ(boost::num_edges(g.graph), 3u);
+  EXPECT_EQ(boost::out_degree(3u, g.graph), 1u);
+  EXPECT_EQ(boost::in_degree(5u, g.graph), 2u);
+  EXPECT_EQ(boost::out_degree(4u, g.graph), 0u);
+}
+
+TEST(Graph, AddIsolatedNodesOfKnownNodesChangesNothing) {
+  DepGraph g = LoadText(kGraph);
+  AddIsolatedNodes(&g, {1, 5});
+  EXPECT_EQ(g.nodes, (std::vector<TaskId>{1, 3, 5}));
+  EXPECT_EQ(g.pairs[0].succ, 1u);
+  EXPECT_FALSE(g.UsesRings());
+  AddIsolatedNodes(&g, {(TaskId{1} << 32) | 7});  // a ring-1 id switches the display
+  EXPECT_EQ(g.Display(), IdDisplay::kRing);
+}
+
+// FindTensor through the range index finds exactly what a search of the whole vector finds:
+// ids spread out, clustered at one end, every id equal in its high bits, and misses on
+// both sides of the range.
+TEST(Graph, TensorIndexFindsWhatTheWholeSearchFinds) {
+  std::mt19937_64 rng(9);
+  for (int shape = 0; shape < 4; ++shape) {
+    for (size_t n : {1, 63, 64, 65, 1000, 5000}) {
+      std::set<TaskId> ids;
+      while (ids.size() < n) {
+        const uint64_t r = rng();
+        switch (shape) {
+          case 0: ids.insert(r); break;                                // spread
+          case 1: ids.insert(r % 3 ? r % 4096 : r); break;             // clustered low
+          case 2: ids.insert(0xABCD000000000000ull | (r % 100000)); break;  // shared top
+          default: ids.insert(ids.size() * 7 + 1); break;              // dense
+        }
+      }
+      DepGraph graph;
+      for (TaskId id : ids) {
+        Tensor t;
+        t.id = id;
+        graph.tensors.push_back(t);
+      }
+      graph.BuildTensorIndex();
+      if (n >= 64) {
+        EXPECT_EQ(graph.tensor_index.starts.back(), n);
+      }
+      std::vector<TaskId> probes(ids.begin(), ids.end());
+      for (int k = 0; k < 2000; ++k) probes.push_back(rng() % 3 ? rng() : rng() % 8192);
+      probes.push_back(0);
+      probes.push_back(UINT64_MAX);
+      for (TaskId probe : probes) {
+        const Tensor* found = graph.FindTensor(probe);
+        EXPECT_EQ(found != nullptr, ids.count(probe) == 1) << shape << " " << n << " " << probe;
+        if (found) {
+          EXPECT_EQ(found->id, probe);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace depgraph

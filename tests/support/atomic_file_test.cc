@@ -1,0 +1,147 @@
+#include "depgraph/support/atomic_file.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "test_util.h"
+
+namespace depgraph {
+namespace {
+
+size_t EntryCount(const std::string& dir) {
+  size_t n = 0;
+  for (auto it = std::filesystem::directory_iterator(dir);
+       it != std::filesystem::directory_iterator(); ++it)
+    ++n;
+  return n;
+}
+
+TEST(AtomicFile, CommitReplacesTheTarget) {
+  testing::TempDir dir;
+  testing::WriteFile(dir.File("out.txt"), "old");
+  AtomicFile file;
+  std::string err;
+  ASSERT_TRUE(file.Open(dir.File("out.txt"), &err)) << err;
+  file.stream() << "new";
+  EXPECT_EQ(testing::ReadFile(dir.File("out.txt")), "old");  // untouched until commit
+  ASSERT_TRUE(file.Commit(&err)) << err;
+  EXPECT_EQ(testing::ReadFile(dir.File("out.txt")), "new");
+  EXPECT_EQ(EntryCount(dir.path()), 1u);
+}
+
+TEST(AtomicFile, AbandonedWriteLeavesNothing) {
+  testing::TempDir dir;
+  {
+    AtomicFile file;
+    std::string err;
+    ASSERT_TRUE(file.Open(dir.File("out.txt"), &err));
+    file.stream() << "partial";
+  }
+  EXPECT_EQ(EntryCount(dir.path()), 0u);
+}
+
+TEST(AtomicFile, UnwritablePlacesFailWithAMessage) {
+  AtomicFile file;
+  std::string err;
+  EXPECT_FALSE(file.Open("/nonexistent/dir/out.txt", &err));
+  EXPECT_NE(err.find("/nonexistent/dir/out.txt"), std::string::npos);
+  testing::TempDir dir;
+  AtomicFile onto_dir;
+  EXPECT_FALSE(onto_dir.Open(dir.path(), &err));
+  EXPECT_EQ(err, dir.path() + ": is a directory");
+}
+
+bool IsFifo(const std::string& path) {
+  struct stat st;
+  return lstat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+TEST(AtomicFile, RefusesToReplaceAFifo) {
+  testing::TempDir dir;
+  const std::string fifo = dir.File("out.html");
+  testing::MakeFifo(fifo);
+  AtomicFile file;
+  std::string err;
+  EXPECT_FALSE(file.Open(fifo, &err));
+  EXPECT_EQ(err, fifo + ": is a FIFO, not a regular file; refusing to replace it");
+  EXPECT_TRUE(IsFifo(fifo));
+  EXPECT_EQ(EntryCount(dir.path()), 1u);  // no temporary file either
+}
+
+TEST(AtomicFile, RefusesToReplaceASymlinkEvenToARegularFile) {
+  testing::TempDir dir;
+  testing::WriteFile(dir.File("target.txt"), "keep");
+  std::filesystem::create_symlink("target.txt", dir.File("out.txt"));
+  AtomicFile file;
+  std::string err;
+  EXPECT_FALSE(file.Open(dir.File("out.txt"), &err));
+  EXPECT_EQ(err,
+            dir.File("out.txt") + ": is a symlink, not a regular file; refusing to replace it");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("out.txt")));
+  EXPECT_EQ(testing::ReadFile(dir.File("target.txt")), "keep");
+  EXPECT_EQ(EntryCount(dir.path()), 2u);
+}
+
+TEST(AtomicFile, RefusesToReplaceACharacterDevice) {
+  // Open only: nothing is ever committed over /dev/zero, whatever the code under test does.
+  AtomicFile file;
+  std::string err;
+  EXPECT_FALSE(file.Open("/dev/zero", &err));
+  EXPECT_EQ(err, "/dev/zero: is a character device, not a regular file; refusing to replace it");
+}
+
+TEST(AtomicFile, CommitRefusesAFifoThatAppearedMeanwhile) {
+  testing::TempDir dir;
+  const std::string path = dir.File("out.txt");
+  {
+    AtomicFile file;
+    std::string err;
+    ASSERT_TRUE(file.Open(path, &err)) << err;
+    file.stream() << "new";
+    testing::MakeFifo(path);
+    EXPECT_FALSE(file.Commit(&err));
+    EXPECT_EQ(err, path + ": is a FIFO, not a regular file; refusing to replace it");
+  }
+  EXPECT_TRUE(IsFifo(path));
+  EXPECT_EQ(EntryCount(dir.path()), 1u);
+}
+
+// Forks a child that opens an AtomicFile in `dir`, writes, and raises `sig`; returns the
+// child's wait status.
+int StatusOfChildKilledWhileWriting(const std::string& dir, int sig) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    AtomicFile file;
+    std::string err;
+    if (!file.Open(dir + "/out.html", &err)) _exit(2);
+    file.stream() << "partial" << std::flush;
+    if (access(file.temp_path().c_str(), F_OK) != 0) _exit(3);
+    raise(sig);
+    _exit(4);  // not reached: the signal ends the process
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+TEST(AtomicFile, InterruptionRemovesTheTemporaryFile) {
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+    struct sigaction current;
+    sigaction(sig, nullptr, &current);
+    if (current.sa_handler == SIG_IGN) continue;  // ignored by whoever started the tests (nohup)
+    testing::TempDir dir;
+    const int status = StatusOfChildKilledWhileWriting(dir.path(), sig);
+    // The signal is re-raised with its default action: the child still dies of it.
+    ASSERT_TRUE(WIFSIGNALED(status)) << "signal " << sig << ": exit " << WEXITSTATUS(status);
+    EXPECT_EQ(WTERMSIG(status), sig);
+    EXPECT_EQ(EntryCount(dir.path()), 0u) << "signal " << sig << " left the temporary file";
+  }
+}
+
+}  // namespace
+}  // namespace depgraph
