@@ -20,7 +20,6 @@ namespace depgraph {
 namespace {
 
 // dot layouts estimated at this many CPU seconds or more get the warning first.
-constexpr double kWarnSeconds = 5;
 
 std::vector<std::string_view> Words(std::string_view line) {
   std::vector<std::string_view> words;
@@ -178,7 +177,7 @@ bool RenderGraphvizPageInChild(const GraphvizJob& job, std::string* html, std::s
   // dot: by the estimate (a long chain far above the size limits lays out in a second);
   // other engines are not estimated: by the size limits of the default Graphviz page.
   const bool large =
-      dot ? estimate >= kWarnSeconds
+      dot ? estimate >= kGraphvizLongLayoutSeconds
           : graph.nodes.size() > kGraphvizMaxTasks || graph.pairs.size() > kGraphvizMaxEdges;
   const std::string nodes = std::to_string(graph.nodes.size()) + " nodes";
   if (large && job.progress != nullptr) {

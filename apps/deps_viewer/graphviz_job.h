@@ -33,6 +33,10 @@ uint64_t PredictDotSolverNodes(const DepGraph& graph);
 /// a loaded machine is higher. O(1).
 double EstimateDotSeconds(uint64_t solver_nodes);
 
+/// CPU seconds of estimated dot layout from which the viewer warns before a Graphviz page and,
+/// when no --layout is given, writes the explorer page instead.
+inline constexpr double kGraphvizLongLayoutSeconds = 5;
+
 /// A duration for people: "under a second", "about 40 s", "about 4 min", "about 2 h". O(1).
 std::string ApproximateDuration(double seconds);
 

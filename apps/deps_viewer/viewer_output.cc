@@ -26,7 +26,17 @@ HtmlLayoutChoice ChooseHtmlLayout(const ViewerOptions& options, const DepGraph& 
     return choice;
   }
   const size_t tasks = graph.nodes.size(), edges = graph.pairs.size();
-  if (tasks <= kGraphvizMaxTasks && edges <= kGraphvizMaxEdges) return choice;
+  if (tasks <= kGraphvizMaxTasks && edges <= kGraphvizMaxEdges) {
+    // Small, but possibly slow for dot (a long chain with skip edges): by the estimate.
+    if (options.engine != "dot") return choice;
+    const double estimate = EstimateDotSeconds(PredictDotSolverNodes(graph));
+    if (estimate < kGraphvizLongLayoutSeconds) return choice;
+    choice.explorer = true;
+    choice.note = "deps_viewer: Graphviz dot would take " + ApproximateDuration(estimate) +
+                  " on " + std::to_string(tasks) + " tasks (estimated): writing the explorer " +
+                  "page (layered layout), ready in seconds; --layout graphviz forces Graphviz";
+    return choice;
+  }
   choice.explorer = true;
   choice.note = "deps_viewer: " +
                 (tasks > kGraphvizMaxTasks

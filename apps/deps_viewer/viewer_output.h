@@ -45,7 +45,10 @@ struct HtmlLayoutChoice {
   bool explorer = false;
   std::string note;
 };
-/// --layout when given, else the size thresholds above. O(1).
+/// --layout when given, else the size thresholds above, and within them the estimated dot
+/// time (EstimateDotSeconds of PredictDotSolverNodes, dot only): an estimate of
+/// kGraphvizLongLayoutSeconds or more also writes the explorer page. O(1) above the size
+/// thresholds, O(V + E) within them.
 HtmlLayoutChoice ChooseHtmlLayout(const ViewerOptions& options, const DepGraph& graph);
 
 /// Writes the output for options.format (text, html, dot or json) to `out` and sets *summary

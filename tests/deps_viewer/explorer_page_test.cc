@@ -16,6 +16,7 @@
 #include "depgraph/graph/task_label.h"
 #include "depgraph/reduce/edge_mode.h"
 #include "depgraph/reduce/reduction.h"
+#include "deps_viewer/graphviz_job.h"
 #include "deps_viewer/viewer_output.h"
 #include "explorer_assets.h"
 #include "test_util.h"
@@ -325,6 +326,40 @@ TEST(ExplorerPage, ManyPairsAlsoSwitchToTheExplorer) {
                        ": writing the explorer page (layered layout); --layout graphviz forces "
                        "Graphviz\n");
   EXPECT_NE(ReadFile(dir.File("dense.html")).find("id=\"explorer-data\""), std::string::npos);
+}
+
+TEST(ExplorerPage, ASmallGraphThatDotWouldTakeMinutesOnGetsTheExplorer) {
+  // 200 tasks in a chain, each also an edge to the last: 397 pairs, within the size limits, but
+  // the long edges span ~20,000 ranks, which dot lays out in minutes.
+  std::string json = "{\"edges\":[";
+  for (int i = 1; i < 200; ++i) {
+    json += (i > 1 ? ",{\"pred\":" : "{\"pred\":") + std::to_string(i) +
+            ",\"succ\":" + std::to_string(i + 1) + ",\"source\":\"explicit\"}";
+    if (i + 1 < 200) {
+      json += ",{\"pred\":" + std::to_string(i) + ",\"succ\":200,\"source\":\"explicit\"}";
+    }
+  }
+  json += "]}";
+  TempDir dir;
+  WriteFile(dir.File("skips.json"), json);
+  DepGraph graph;
+  std::string error;
+  ASSERT_TRUE(LoadDepsJsonText(json, "skips.json", &graph, &error)) << error;
+  ASSERT_LE(graph.nodes.size(), kGraphvizMaxTasks);
+  ASSERT_LE(graph.pairs.size(), kGraphvizMaxEdges);
+  const double estimate = EstimateDotSeconds(PredictDotSolverNodes(graph));
+  ASSERT_GE(estimate, kGraphvizLongLayoutSeconds);
+  CommandResult r = Viewer(dir, "skips.json --format html -o skips.html");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "deps_viewer: Graphviz dot would take " + ApproximateDuration(estimate) +
+                       " on 200 tasks (estimated): writing the explorer page (layered layout), "
+                       "ready in seconds; --layout graphviz forces Graphviz\n");
+  EXPECT_NE(ReadFile(dir.File("skips.html")).find("id=\"explorer-data\""), std::string::npos);
+  // Another engine is not estimated: its page stays the Graphviz one within the size limits.
+  r = Viewer(dir, "skips.json --format html --engine neato -o neato.html");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("would take"), std::string::npos) << r.err;
+  EXPECT_EQ(ReadFile(dir.File("neato.html")).find("id=\"explorer-data\""), std::string::npos);
 }
 
 TEST(ExplorerPage, CycleOpensInFullAndTheViewerSaysSo) {
