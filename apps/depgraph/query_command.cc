@@ -17,7 +17,7 @@ struct QueryContext {
   IdDisplay rings = IdDisplay::kLocal;
 
   std::string Display(uint32_t node) const { return FormatTaskId(graph.nodes[node], rings); }
-  // "QK" for a submit with names, else its kind ("alloc", "dummy", "submit").
+  // "QK" for a submit ("f3" without a name map), else its kind ("alloc", "dummy").
   std::string Name(uint32_t node) const {
     const TaskLabel& label = labels[node];
     if (!label.func_name.empty()) return label.func_name;
@@ -202,7 +202,8 @@ int RunQueryCommand(const QueryArgs& args, std::ostream& out, std::ostream& err)
   if (!LoadGraphOrReport(args.input, &graph, err, args.threads)) return 1;
   NameMap names;
   if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
-  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
+  std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
+  NameKernelsById(graph, &labels);  // no name map: kernels are f{id}
   const QueryContext ctx{graph, labels, graph.Display()};
   int code = 0;
   if (!args.task.empty()) {

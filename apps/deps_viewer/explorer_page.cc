@@ -251,13 +251,15 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   }
   s.Lit("\"");
 
-  // Kernel names interned in first-seen order (deterministic: node order).
+  // Kernel names interned in first-seen order (deterministic: node order); without a name map
+  // a kernel is f{id}, as in the text report and the Graphviz page.
   std::map<std::string, int64_t> name_ids;
   std::vector<const std::string*> names;
   std::vector<int64_t> kern(v, -1);
-  for (size_t i = 0; i < v; ++i) {
-    if (labels[i].func_name.empty()) continue;
-    auto [it, inserted] = name_ids.emplace(labels[i].func_name, names.size());
+  for (uint32_t i = 0; i < v; ++i) {
+    std::string name = DisplayKernelName(graph, labels, i);
+    if (name.empty()) continue;
+    auto [it, inserted] = name_ids.emplace(std::move(name), names.size());
     if (inserted) names.push_back(&it->first);
     kern[i] = it->second;
   }

@@ -1,5 +1,7 @@
 #include "depgraph/graph/task_label.h"
 
+#include <algorithm>
+
 namespace depgraph {
 
 const char* TaskKindName(TaskKind kind) {
@@ -29,21 +31,40 @@ std::vector<TaskLabel> ResolveTaskLabels(const DepGraph& graph, const NameMap& n
     const bool aiv = task->kernel_ids[1] >= 0 || task->kernel_ids[2] >= 0;
     label.core = aic && aiv ? CoreType::kMix : (aic ? CoreType::kAic : CoreType::kAiv);
     if (names.empty()) continue;
-    std::vector<std::string> parts;
-    for (int64_t id : task->kernel_ids) {
-      if (id < 0) continue;
-      const std::string* name = names.Find(id);
-      std::string part = name ? *name : "f" + std::to_string(id);
-      bool seen = false;
-      for (const std::string& p : parts) seen = seen || p == part;
-      if (!seen) parts.push_back(part);
-    }
-    for (size_t i = 0; i < parts.size(); ++i) {
-      if (i) label.func_name += " + ";
-      label.func_name += parts[i];
-    }
+    label.func_name = KernelSlotNames(*task, names);
   }
   return labels;
+}
+
+std::string KernelSlotNames(const Task& task, const NameMap& names) {
+  std::vector<std::string> parts;
+  for (int64_t id : task.kernel_ids) {
+    if (id < 0) continue;
+    const std::string* name = names.Find(id);
+    std::string part = name ? *name : "f" + std::to_string(id);
+    if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);
+  }
+  std::string joined;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) joined += " + ";
+    joined += parts[i];
+  }
+  return joined;
+}
+
+std::string DisplayKernelName(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                              uint32_t node) {
+  const TaskLabel& label = labels[node];
+  if (!label.func_name.empty() || label.kind != TaskKind::kSubmit) return label.func_name;
+  const Task* task = graph.TaskOfNode(node);
+  return task ? KernelSlotNames(*task, NameMap()) : std::string();
+}
+
+void NameKernelsById(const DepGraph& graph, std::vector<TaskLabel>* labels) {
+  for (uint32_t n = 0; n < labels->size(); ++n) {
+    TaskLabel& label = (*labels)[n];
+    if (label.func_name.empty()) label.func_name = DisplayKernelName(graph, *labels, n);
+  }
 }
 
 }  // namespace depgraph

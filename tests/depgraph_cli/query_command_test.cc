@@ -17,6 +17,8 @@ namespace depgraph {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::TempDir;
+using testing::WriteFile;
 
 struct Answer {
   int code = -1;
@@ -186,6 +188,33 @@ TEST(QueryCommand, GrepFindsTasksByKernelName) {
             "{\"id\": \"8589934596\", \"name\": \"QK\"}, {\"id\": "
             "\"8589934600\", \"name\": "
             "\"QK\"}]}\n");
+}
+
+TEST(QueryCommand, WithoutANameMapKernelsAreNamedByTheirIds) {
+  // paged_attention's kernels are 0 QK, 1 SF, 2 PV, 3 UP; a name map that names none of them
+  // (given explicitly, so the sibling one is not used) leaves the f{id} names.
+  TempDir dir;
+  WriteFile(dir.File("names.json"), "{\"callable_id_to_name\": {\"99\": \"other\"}}");
+  QueryArgs args;
+  args.input = testing::SourceDir() + "/data/real/paged_attention/CaseSmall1/deps.json";
+  args.func_names = dir.File("names.json");
+  args.task = "(2, 4)";
+  Answer answer = Query(args);
+  ASSERT_EQ(answer.code, 0) << answer.err;
+  EXPECT_EQ(answer.out,
+            "task (2, 4)  f0\n"
+            "predecessors (0): none\n"
+            "successors (1):\n"
+            "  (2, 5)  f1\n");
+  args.task.clear();
+  args.grep = "F0";
+  args.json = true;
+  answer = Query(args);
+  ASSERT_EQ(answer.code, 0) << answer.err;
+  EXPECT_EQ(answer.out,
+            "{\"grep\": \"F0\", \"tasks\": [{\"id\": \"8589934592\", \"name\": \"f0\"}, "
+            "{\"id\": \"8589934596\", \"name\": \"f0\"}, {\"id\": \"8589934600\", \"name\": "
+            "\"f0\"}]}\n");
 }
 
 TEST(QueryCommand, UnknownTasksAndBadArgumentsAreOneLineErrors) {

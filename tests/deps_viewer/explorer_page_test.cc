@@ -120,6 +120,30 @@ TEST(ExplorerPage, DataCarriesEveryNodeAndPair) {
   EXPECT_EQ(data["name"], "a/b/deps.json");
 }
 
+TEST(ExplorerPage, WithoutANameMapKernelsAreNamedByTheirIds) {
+  // Kernels 0..3 of paged attention, no name map: the page still has one name per kernel (so
+  // colouring and search by kernel work), in the f{id} form of the text report.
+  const std::string path = testing::SourceDir() + "/data/real/paged_attention/CaseSmall1/deps.json";
+  DepGraph graph;
+  std::string err;
+  ASSERT_TRUE(LoadDepsJson(path, &graph, &err)) << err;
+  const nlohmann::json data = Data(BuildPage(graph).html);
+  EXPECT_EQ(data["names"], nlohmann::json({"f0", "f1", "f2", "f3"}));
+  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, NameMap());
+  for (uint32_t n = 0; n < graph.nodes.size(); ++n) {
+    const int64_t kern = data["kern"][n].get<int64_t>();
+    if (labels[n].kind != TaskKind::kSubmit) {
+      EXPECT_EQ(kern, -1) << n;
+      continue;
+    }
+    ASSERT_GE(kern, 0) << n;
+    EXPECT_EQ(data["names"][kern], "f" + std::to_string(graph.TaskOfNode(n)->kernel_ids[0] >= 0
+                                                              ? graph.TaskOfNode(n)->kernel_ids[0]
+                                                              : graph.TaskOfNode(n)->kernel_ids[1]))
+        << n;
+  }
+}
+
 TEST(ExplorerPage, ModeCountsEqualSelectEdgesOnEveryRealCapture) {
   const std::vector<std::string> captures = RealCaptures();
   ASSERT_GE(captures.size(), 10u);

@@ -77,5 +77,28 @@ TEST(TaskLabel, NameOfMinusOneNamesEverySidecarTask) {  // spec/timing.md §5 te
   EXPECT_EQ(ResolveTaskLabels(g, names, &perf)[4].func_name, "");
 }
 
+TEST(TaskLabel, KernelSlotNamesFallBackToIdsAndDisplayNamesEverySubmit) {
+  const DepGraph g = testing::LoadText(kGraph);  // nodes 1 2 3 4 9
+  NameMap names;
+  names.names["1"] = "SF";
+  EXPECT_EQ(KernelSlotNames(*g.TaskOfNode(g.FindNode(2)), names), "f0 + SF");
+  EXPECT_EQ(KernelSlotNames(*g.TaskOfNode(g.FindNode(3)), names), "SF");  // slots 1 and 2 alike
+  EXPECT_EQ(KernelSlotNames(*g.TaskOfNode(g.FindNode(4)), names), "");     // no active slot
+
+  std::vector<TaskLabel> labels = ResolveTaskLabels(g, NameMap());
+  EXPECT_EQ(labels[g.FindNode(2)].func_name, "");  // the text report's labels stay as they were
+  EXPECT_EQ(DisplayKernelName(g, labels, g.FindNode(2)), "f0 + f1");
+  EXPECT_EQ(DisplayKernelName(g, labels, g.FindNode(9)), "");  // an allocation
+  EXPECT_EQ(DisplayKernelName(g, labels, g.FindNode(4)), "");  // a dummy
+  NameKernelsById(g, &labels);
+  EXPECT_EQ(labels[g.FindNode(1)].func_name, "f0");
+  EXPECT_EQ(labels[g.FindNode(3)].func_name, "f1");
+  EXPECT_EQ(labels[g.FindNode(9)].func_name, "");
+
+  labels = ResolveTaskLabels(g, names);  // named tasks keep their names
+  NameKernelsById(g, &labels);
+  EXPECT_EQ(labels[g.FindNode(2)].func_name, "f0 + SF");
+}
+
 }  // namespace
 }  // namespace depgraph

@@ -36,4 +36,20 @@ struct TaskLabel {
 /// O(V log names).
 std::vector<TaskLabel> ResolveTaskLabels(const DepGraph& graph, const NameMap& names);
 
+/// The names of a task's active kernel slots in slot order, de-duplicated, joined with " + ";
+/// a slot that `names` does not name shows as f{id} (so with an empty map: "f3 + f5"). "" for
+/// a task without an active kernel. O(slots x log names).
+std::string KernelSlotNames(const Task& task, const NameMap& names);
+
+/// The kernel name a viewer shows for node `node`: its label's func_name, or, for a submit task
+/// without one (no name map), its kernel slots as f{id} (KernelSlotNames with an empty map), the
+/// convention of the text report and the Graphviz page; "" for dummies and allocations without
+/// a name. O(slots).
+std::string DisplayKernelName(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                              uint32_t node);
+
+/// Sets every empty func_name of a submit task to DisplayKernelName's f{id} form, so that
+/// labels, colouring and search by kernel work without a name map. O(V).
+void NameKernelsById(const DepGraph& graph, std::vector<TaskLabel>* labels);
+
 }  // namespace depgraph
