@@ -397,6 +397,7 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
       }
     } else if (key == "JS") {
       out << assets::kExplorerDataJs << "\n" << assets::kExplorerRenderJs << "\n"
+          << assets::kExplorerSearchJs << "\n" << assets::kExplorerPathJs << "\n"
           << assets::kExplorerJs;
     } else {
       out << html.substr(mark, close + 2 - mark);

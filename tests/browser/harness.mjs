@@ -24,6 +24,7 @@ export const tools = {
   viewer: process.env.DEPGRAPH_VIEWER || path.join(buildDir, 'apps', 'deps_viewer'),
   cli: process.env.DEPGRAPH_CLI || path.join(buildDir, 'apps', 'depgraph', 'depgraph'),
   genGraph: process.env.DEPGRAPH_GEN_GRAPH || path.join(buildDir, 'apps', 'gen_graph'),
+  orchRunner: process.env.DEPGRAPH_ORCH_RUNNER || path.join(buildDir, 'apps', 'orch_runner', 'orch_runner'),
 };
 /// Where screenshots are written.
 export const screenshotDir = path.join(buildDir, 'browser-screenshots');

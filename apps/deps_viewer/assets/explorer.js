@@ -1,7 +1,8 @@
 'use strict';
-// The explorer page's user interface: header controls, search, task panel, highlights,
-// mouse and keys, URL hash, and the `window.explorer` API of docs/explorer.md.
-// Model: explorer_data.js; drawing: explorer_render.js.
+// The explorer page's user interface: header controls, task panel, highlights, mouse and
+// keys, URL hash, and the `window.explorer` API of docs/explorer.md.
+// Model: explorer_data.js; drawing: explorer_render.js; search: explorer_search.js; the path
+// question: explorer_path.js.
 
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -10,6 +11,7 @@
   const fmt = (n) => Number(n).toLocaleString('en-US');
 
   const api = { ready: false, firstPaintMs: null };
+  const START_NOTE = 'too large to read whole: this is its start, at a zoom where labels read; f fits all of it';
   window.explorer = api;
 
   const timings = { scriptStart: performance.now() };
@@ -23,7 +25,7 @@
     mode: MODES.includes(g.data.mode) ? g.data.mode : 'full', mask: null,
     colourBy: 'core', palette: [], colour: new Uint16Array(g.n),
     nodeHl: null, pairHl: null, hlKind: null, hlDepth: 0,
-    selected: -1, second: -1, labels: true, note: '',
+    selected: -1, second: -1, labels: true, note: '', matchHl: null,
   };
   const canvas = $('view');
   const R = createRenderer(g, canvas, $('minimap'), st);
@@ -38,9 +40,11 @@
   function updateHeader() {
     const shown = edgeCount();
     $('edge-count').textContent = String(shown);
-    $('title').innerHTML = esc(g.name) + '<span class="sub">' + esc(st.mode) + ' \u00b7 ' +
-      fmt(g.n) + ' tasks \u00b7 ' + fmt(g.m) + ' pairs' + (g.cycle ? ' \u00b7 cycle: no reduction' : '') +
-      '</span>';
+    // The name gives way first (it is also in the tab title); the counts stay whole (the
+    // mode is the select's).
+    $('title').innerHTML = '<span class="name" title="' + esc(g.name) + '">' + esc(g.name) +
+      '</span><span class="sub">' + fmt(g.n) + ' tasks \u00b7 ' + fmt(g.m) + ' pairs' +
+      (g.cycle ? ' \u00b7 cycle: no reduction' : '') + '</span>';
     document.title = g.name + ' \u2014 ' + st.mode + ', ' + g.n + ' tasks, ' + shown + ' edges';
   }
   function setMode(mode) {
@@ -237,21 +241,14 @@
     $('critical').classList.remove('on');
     applyHighlight();
   }
+  // Key p, shift-click and the panel's path button: the path tool lists the steps.
   function showPath() {
     const a = st.selected, b = st.second;
-    if (a < 0 || b < 0) return setNote('select a task, then shift-click a second one');
-    let path = shortestPath(g, a, b), dir = '\u2192';
-    if (!path) { path = shortestPath(g, b, a); dir = '\u2190'; }
+    if (a < 0) return setNote('select a task, then shift-click a second one (or type both in the path box)');
+    if (b < 0) return pathTool.open(a, -1);
     st.hlKind = 'path';
     $('critical').classList.remove('on');
-    if (!path) {
-      st.nodeHl = st.pairHl = null;
-      setNote('no path between ' + displayId(g, a) + ' and ' + displayId(g, b));
-    } else {
-      markPath(path, 3);
-      setNote('path ' + displayId(g, a) + ' ' + dir + ' ' + displayId(g, b) + ': ' +
-        (path.length - 1) + ' edges (full graph)');
-    }
+    pathTool.show(a, b);
     R.invalidate();
   }
   function toggleCritical() {
@@ -314,7 +311,9 @@
       '<button data-act="desc">descendants (d)</button><button data-act="both">both (b)</button>' +
       '<label>depth <input id="hl-depth" type="number" min="0" value="' + st.hlDepth +
       '" style="width:48px"></label><button data-act="clear">clear</button>' +
-      '<button data-act="centre">centre (z)</button></div>';
+      '<button data-act="centre">centre (z)</button>' +
+      '<button data-act="path-start" title="why is a task after this one?">path from here</button>' +
+      '<button data-act="path-end" title="why is this task after another?">path to here</button></div>';
     if (st.second >= 0) {
       html += '<div class="note">second task: ' + link(st.second) +
         ' <button data-act="path">path (p)</button></div>';
@@ -347,6 +346,7 @@
     if (i < 0 || i >= g.n) return false;
     st.selected = i;
     if (st.second === i) st.second = -1;
+    st.neighbours = { preds: predsOf(g, i), succs: succsOf(g, i) };
     if (st.hlKind === 'path') clearHighlight();
     showPanel(i);
     const hash = '#task=' + g.ids[i];
@@ -367,39 +367,20 @@
   }
   function clearSelection() {
     st.selected = st.second = -1;
+    st.neighbours = null;
     hidePanel();
     history.replaceState(null, '', location.pathname + location.search);
     R.invalidate();
     updateStatus();
   }
 
-  // ---- search ----
-  let activeResult = -1;
-  function runSearch(text) {
-    const res = searchNodes(g, text);
-    const box = $('search-results');
-    activeResult = -1;
-    if (!String(text).trim()) {
-      box.hidden = true;
-      box.innerHTML = '';
-      return [];
-    }
-    box.innerHTML = res.nodes.map((i) => '<div class="result" data-id="' + g.ids[i] + '">' +
-      esc(nodeLabel(g, i)) + (g.rings ? '' : '') + '</div>').join('') +
-      (res.total > res.nodes.length ? '<div class="more">' + fmt(res.total - res.nodes.length) +
-        ' more matches not listed</div>' : '') +
-      (res.total ? '' : '<div class="more">no task matches</div>');
-    box.hidden = false;
-    return res.nodes.map((i) => g.ids[i]);
-  }
-  function moveActive(delta) {
-    const items = $('search-results').querySelectorAll('.result');
-    if (!items.length) return;
-    if (activeResult >= 0 && items[activeResult]) items[activeResult].classList.remove('active');
-    activeResult = Math.max(0, Math.min(items.length - 1, activeResult + delta));
-    items[activeResult].classList.add('active');
-    items[activeResult].scrollIntoView({ block: 'nearest' });
-  }
+  // ---- search and the path question ----
+  const searchTool = createSearch(g, st, { select, esc, redraw: () => R.invalidate() });
+  const pathTool = createPathTool(g, {
+    select, link, esc, note: setNote, mask: () => st.mask,
+    markPath: (nodes, code) => { st.hlKind = 'path'; markPath(nodes, code); R.invalidate(); },
+    clearPathMark: () => { if (st.hlKind === 'path') clearHighlight(); },
+  });
 
   // ---- status line and hover ----
   function updateStatus() {
@@ -409,7 +390,11 @@
     if (st.note) parts.push(st.note);
     $('status').textContent = parts.join(' \u00b7 ');
   }
-  R.onFrame = updateStatus;
+  R.onFrame = () => {
+    updateStatus();
+    // The view moved under a still pointer: the tooltip names what is under it now.
+    if (hoverAt && !hoverPending) { hoverPending = true; requestAnimationFrame(hover); }
+  };
   let hoverAt = null, hoverPending = false;
   function hover() {
     hoverPending = false;
@@ -491,7 +476,7 @@
       e.preventDefault();
       const i = nodeOf(g, t.dataset.id);
       if (t.classList.contains('result')) $('search-results').hidden = true;
-      if (e.shiftKey && t.classList.contains('task-link')) selectSecond(i); else select(i, true);
+      if (e.shiftKey) selectSecond(i); else select(i, true);
       return;
     }
     if (t.classList.contains('close')) return clearSelection();
@@ -499,6 +484,8 @@
     if (act === 'clear') clearHighlight();
     else if (act === 'centre' && st.selected >= 0) R.centreOn(st.selected, true);
     else if (act === 'path') showPath();
+    else if (act === 'path-start' && st.selected >= 0) pathTool.setStart(st.selected);
+    else if (act === 'path-end' && st.selected >= 0) pathTool.setEnd(st.selected);
     else if (act) highlight(act);
   });
   document.addEventListener('change', (e) => {
@@ -510,24 +497,22 @@
   $('mode').addEventListener('change', (e) => setMode(e.target.value));
   $('color-by').addEventListener('change', (e) => setColourBy(e.target.value));
   $('critical').addEventListener('click', toggleCritical);
-  $('fit').addEventListener('click', () => R.fit());
+  $('path-button').addEventListener('click', () => {
+    if (st.selected >= 0 && st.second >= 0) showPath(); else pathTool.open(st.selected, -1);
+  });
+  $('fit').addEventListener('click', fitAll);
   $('help-button').addEventListener('click', () => { $('help').hidden = !$('help').hidden; });
   $('help').addEventListener('click', () => { $('help').hidden = true; });
   const search = $('search');
-  search.addEventListener('input', () => runSearch(search.value));
-  search.addEventListener('focus', () => { if (search.value.trim()) runSearch(search.value); });
+  search.addEventListener('input', () => searchTool.run(search.value));
+  search.addEventListener('focus', () => { if (search.value.trim()) searchTool.run(search.value); });
   search.addEventListener('keydown', (e) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
-      moveActive(e.key === 'ArrowDown' ? 1 : -1);
+      searchTool.moveActive(e.key === 'ArrowDown' ? 1 : -1);
     } else if (e.key === 'Enter') {
-      const items = $('search-results').querySelectorAll('.result');
-      const item = items[Math.max(0, activeResult)];
-      if (item) {
-        select(nodeOf(g, item.dataset.id), true);
-        $('search-results').hidden = true;
-        search.blur();
-      }
+      e.preventDefault();
+      searchTool.pickActive(e.shiftKey);
     } else if (e.key === 'Escape') {
       $('search-results').hidden = true;
       search.blur();
@@ -548,6 +533,7 @@
       '/': () => { search.focus(); search.select(); },
       'Escape': () => {
         if (!$('help').hidden) $('help').hidden = true;
+        else if (pathTool.isOpen()) pathTool.close();
         else if (st.hlKind) clearHighlight();
         else if (st.selected >= 0) clearSelection();
       },
@@ -563,7 +549,8 @@
       't': toggleDuration,
       '1': () => setMode('full'), '2': () => setMode('reduced'),
       '3': () => setMode('reduced_dataflow'), '4': () => setMode('retained'),
-      'f': () => R.fit(), '0': () => R.fit(), 'h': () => R.fitHeight(),
+      'f': fitAll, '0': fitAll, 'h': () => R.fitHeight(),
+      'n': () => searchTool.next(1), 'N': () => searchTool.next(-1),
       'z': () => { if (st.selected >= 0) R.centreOn(st.selected, true); },
       'l': () => { st.labels = !st.labels; R.invalidate(); },
       '+': () => R.zoomAt(1.4, R.W / 2, R.H / 2), '=': () => R.zoomAt(1.4, R.W / 2, R.H / 2),
@@ -576,6 +563,11 @@
     e.preventDefault();
     fn();
   });
+  // f: the whole graph; the "this is its start" note of the first view is then stale.
+  function fitAll() {
+    R.fit();
+    if (st.note === START_NOTE) setNote('');
+  }
   function syncDepth() {
     const input = $('hl-depth');
     if (input) input.value = st.hlDepth;
@@ -600,8 +592,20 @@
   api.visibleEdgeCount = () => edgeCount();
   api.search = (text) => {
     search.value = String(text);
-    return runSearch(text);
+    return searchTool.run(text);
   };
+  api.searchMatches = () => searchTool.matches();
+  api.searchNext = (delta) => searchTool.next(delta === undefined ? 1 : delta);
+  api.pathBetween = (a, b) => {
+    const i = byId(a), j = byId(b);
+    return i < 0 || j < 0 ? null : pathTool.show(i, j);
+  };
+  api.pathResult = () => pathTool.result();
+  api.noteText = () => st.note;
+  api.zoom = () => R.view.s;
+  api.labelsDrawn = () => st.labels && R.nodeLegible();
+  api.markedNeighbours = () => (st.selected >= 0 && st.neighbours
+    ? { preds: ids(st.neighbours.preds), succs: ids(st.neighbours.succs) } : null);
   api.neighbours = (id) => {
     const i = byId(id);
     return i < 0 ? null : { preds: ids(predsOf(g, i)), succs: ids(succsOf(g, i)) };
@@ -644,7 +648,7 @@
   updateHeader();
   computeColours();
   R.resize();
-  if (!R.initialView()) setNote('the graph is too long or too tall to read whole: this is its start; f fits all of it');
+  if (!R.initialView()) setNote(START_NOTE);
   const m = /(?:^#|&)task=(\d+)/.exec(location.hash);
   if (m && byId(m[1]) >= 0) select(byId(m[1]), true);
   timings.ui = performance.now();

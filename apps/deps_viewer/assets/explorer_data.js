@@ -181,7 +181,34 @@ function durationText(g, i) {
   return g.dur && g.dur[i] >= 0 ? formatUs(g.dur[i]) : '';
 }
 
-/** Short label: "id · kernel" (or "id · alloc" / "id · dummy"). */
+/**
+ * A kernel name short enough for a box: namespaces dropped and template arguments folded, per
+ * " + " part ("pto::kernels::Matmul<float, 128>" -> "Matmul<…>"). The panel, the tooltip and
+ * search keep the full name. O(length).
+ */
+function shortKernelName(name) {
+  return String(name).split(' + ').map((part) => {
+    let depth = 0, base = '', folded = false;
+    for (const ch of part) {
+      if (ch === '<') { if (depth++ === 0) { base += '<'; folded = true; } continue; }
+      if (ch === '>' && depth > 0) { if (--depth === 0) base += '\u2026>'; continue; }
+      if (depth === 0) base += ch;
+    }
+    if (depth !== 0) return part;  // unbalanced: not a template
+    const colons = base.lastIndexOf('::');
+    const short = colons >= 0 ? base.slice(colons + 2) : base;
+    return folded || colons >= 0 ? short || part : part;
+  }).join(' + ');
+}
+
+/** Short label for a box: "id · kernel" (or "id · alloc" / "id · dummy"), kernel shortened. */
+function boxLabel(g, i) {
+  const k = kernelName(g, i);
+  const what = k ? shortKernelName(k) : (g.kind[i] === 0 ? '' : KIND_NAMES[g.kind[i]]);
+  return what ? displayId(g, i) + ' \u00b7 ' + what : displayId(g, i);
+}
+
+/** Label: "id · kernel" (or "id · alloc" / "id · dummy"). */
 function nodeLabel(g, i) {
   const k = kernelName(g, i);
   const what = k || (g.kind[i] === 0 ? '' : KIND_NAMES[g.kind[i]]);
@@ -191,10 +218,10 @@ function nodeLabel(g, i) {
 /**
  * Search: a raw decimal id, "(ring, local)", "t5" / "g3t7" / "p5" (host_build_graph ids), or
  * a case-insensitive kernel-name substring
- * ("alloc" and "dummy" also match those kinds). Node indices in id order, at most
- * SEARCH_LIMIT; `total` says how many matched. O(V) for names, O(1) for ids.
+ * ("alloc" and "dummy" also match those kinds). Node indices in id order, at most `limit`
+ * (default SEARCH_LIMIT); `total` says how many matched. O(V) for names, O(1) for ids.
  */
-function searchNodes(g, text) {
+function searchNodes(g, text, limit = SEARCH_LIMIT) {
   const t = String(text).trim();
   const out = { nodes: [], total: 0 };
   if (!t) return out;
@@ -222,7 +249,7 @@ function searchNodes(g, text) {
   for (let i = 0; i < g.n; i++) {
     const k = g.kern[i];
     if ((any && k >= 0 && hit[k]) || kindHit[g.kind[i]]) {
-      if (out.nodes.length < SEARCH_LIMIT) out.nodes.push(i);
+      if (out.nodes.length < limit) out.nodes.push(i);
       out.total++;
     }
   }

@@ -4,13 +4,17 @@
 // minimap. Reads the model (explorer_data.js) and a small drawing state; no other DOM.
 
 const NODE_W = 116, NODE_H = 22;     // world units (layout: layer gap 160, node gap 36)
+const READABLE_ZOOM = 13.5 / NODE_H; // labels are drawn from 13 device pixels of box height
 const IDLE_MS = 140;                 // no input for this long: redraw at full quality
 const FAST_MS = 22;                  // a full-quality frame this quick is drawn while moving
 const MOVING_EDGE_BUDGET = 250000;   // ... unless its edges are longer than this (device px)
 const CELL_W = 120, CELL_H = 72;     // spatial grid cell (world units)
 const OVERVIEW_MAX_SIDE = 4096, OVERVIEW_MAX_AREA = 8e6;
 const EDGE_COLOUR = '#8d99a8', EDGE_FAINT = '#e2e5e9';
-const HL_COLOURS = { 1: '#1a73e8', 2: '#e8710a', 3: '#7b1fa2', 4: '#d93025' };
+// Ancestors, descendants, a path, the critical path (teal: the duration scale ends in red).
+const HL_COLOURS = { 1: '#1a73e8', 2: '#e8710a', 3: '#7b1fa2', 4: '#00897b' };
+const MATCH_COLOUR = '#f9ab00';                     // search matches
+const NEIGHBOUR_COLOURS = ['#1a73e8', '#e8710a'];   // the selection's predecessors, successors
 
 /** Creates the renderer for model `g` on `canvas`; `st` is the shared drawing state. */
 function createRenderer(g, canvas, minimap, st) {
@@ -144,7 +148,7 @@ function createRenderer(g, canvas, minimap, st) {
     const px = 1 / s;  // one device pixel in world units
     const wx0 = -v.tx * dpr / s, wy0 = -v.ty * dpr / s, wx1 = wx0 + w / s, wy1 = wy0 + h / s;
     const hw = NODE_W / 2, hh = NODE_H / 2;
-    const mask = st.mask, nodeHl = st.nodeHl, pairHl = st.pairHl;
+    const mask = st.mask, nodeHl = st.nodeHl, pairHl = st.pairHl, matchHl = st.matchHl;
     const x = g.x, y = g.y, src = g.src, dst = g.dst;
 
     // Edges: one path per batch; culled by their bounding box. Far out (nodes under 3 device
@@ -224,7 +228,7 @@ function createRenderer(g, canvas, minimap, st) {
       const xi = x[i], yi = y[i];
       if (xi + hw < wx0 || xi - hw > wx1 || yi + hh < wy0 || yi - hh > wy1) return;
       const lit = nodeHl && nodeHl[i];
-      if (far && !lit && !seen.pixel(xi * s + ox, yi * s + oy)) return;
+      if (far && !lit && !(matchHl && matchHl[i]) && !seen.pixel(xi * s + ox, yi * s + oy)) return;
       const k = col[i] * 2 + (nodeHl && !lit ? 1 : 0);
       (paths[k] || (paths[k] = new Path2D())).rect(xi - rw / 2, yi - rh / 2, rw, rh);
       visible.push(i);
@@ -257,7 +261,32 @@ function createRenderer(g, canvas, minimap, st) {
         if (any) c.stroke();
       }
     }
-    // Labels once readable: "id · kernel", cut to the box.
+    if (matchHl) {  // search matches: a yellow frame, also far out
+      c.lineWidth = px * 2.5;
+      c.strokeStyle = MATCH_COLOUR;
+      c.beginPath();
+      for (const i of visible) {
+        if (matchHl[i]) c.rect(x[i] - rw / 2 - 2 * px, y[i] - rh / 2 - 2 * px, rw + 4 * px, rh + 4 * px);
+      }
+      c.stroke();
+    }
+    // The selection's direct neighbours (full graph) and the edges to them, outlined.
+    const nb = st.selected >= 0 ? st.neighbours : null;
+    if (nb) {
+      const sel = st.selected;
+      c.lineWidth = px * 1.8;
+      [nb.preds, nb.succs].forEach((list, side) => {
+        c.strokeStyle = NEIGHBOUR_COLOURS[side];
+        c.beginPath();
+        for (const j of list) {
+          if (side === 0) { c.moveTo(x[j] + hw, y[j]); c.lineTo(x[sel] - hw, y[sel]); }
+          else { c.moveTo(x[sel] + hw, y[sel]); c.lineTo(x[j] - hw, y[j]); }
+          c.rect(x[j] - rw / 2 - px, y[j] - rh / 2 - px, rw + 2 * px, rh + 2 * px);
+        }
+        c.stroke();
+      });
+    }
+    // Labels once readable: "id · kernel" (kernel names shortened), cut to the box.
     if (st.labels && nodePx >= 13 && visible.length < 6000) {
       const font = Math.min(13, nodePx * 0.55);
       c.setTransform(1, 0, 0, 1, 0, 0);
@@ -266,7 +295,7 @@ function createRenderer(g, canvas, minimap, st) {
       c.textBaseline = 'middle';
       const maxChars = Math.max(1, Math.floor((NODE_W * s - 8) / (font * 0.56)));
       for (const i of visible) {
-        let t = nodeLabel(g, i);
+        let t = boxLabel(g, i);
         if (t.length > maxChars) t = t.slice(0, Math.max(1, maxChars - 1)) + '\u2026';
         c.fillText(t, (x[i] - hw) * s + v.tx * dpr + 4, y[i] * s + v.ty * dpr);
       }
@@ -445,28 +474,25 @@ function createRenderer(g, canvas, minimap, st) {
     r.touch();
   };
   /**
-   * The first view: the whole graph, unless that would draw it as a thin line. A long graph
-   * (its height under an eighth of the view) opens at its start (layer 0) with the height
-   * fitted; a tall one (its width under an eighth of the view, such as thousands of
-   * independent requests side by side) opens at its top with the width fitted; both at most
-   * at a zoom where nodes are about 8 pixels tall. Returns whether the whole graph shows.
+   * The first view: the whole graph when its labels can be read at that scale; else its
+   * start at the zoom where labels read (READABLE_ZOOM): a long graph (a decode chain,
+   * thousands of layers) at its first layers, a tall one (thousands of independent requests
+   * side by side) at its top, each centred along the side that fits. Returns whether the
+   * whole graph shows.
    */
   r.initialView = function () {
-    const all = fitView(r.W, r.H, 20);
-    const bw = bounds.x1 - bounds.x0, bh = bounds.y1 - bounds.y0;
-    // Whole when it reads at that scale: either it is not much longer than the view, or it
-    // is small enough to be drawn at full size (the fit is capped at 1.25).
-    if ((bh * all.s >= r.H / 8 && bw * all.s >= r.W / 8) || all.s >= 1.25) {
+    const all = fitView(r.W - r.rightInset, r.H, 20);
+    if (all.s >= READABLE_ZOOM) {
       r.view = all;
       return true;
     }
-    if (bh * all.s < r.H / 8) {
-      const s = Math.min(0.36, (r.H - 40) / bh);
-      r.view = { s, tx: 20 - bounds.x0 * s, ty: (r.H - bh * s) / 2 - bounds.y0 * s };
-    } else {
-      const s = Math.min(0.36, (r.W - r.rightInset - 40) / bw);
-      r.view = { s, tx: (r.W - r.rightInset - bw * s) / 2 - bounds.x0 * s, ty: 20 - bounds.y0 * s };
-    }
+    const s = READABLE_ZOOM, w = r.W - r.rightInset;
+    const bw = (bounds.x1 - bounds.x0) * s, bh = (bounds.y1 - bounds.y0) * s;
+    r.view = {
+      s,
+      tx: bw <= w - 40 ? (w - bw) / 2 - bounds.x0 * s : 20 - bounds.x0 * s,
+      ty: bh <= r.H - 40 ? (r.H - bh) / 2 - bounds.y0 * s : 20 - bounds.y0 * s,
+    };
     return false;
   };
   /** Zooms so that the graph's height fills the view, keeping the centre's x. */

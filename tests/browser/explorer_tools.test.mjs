@@ -1,0 +1,180 @@
+// The explorer's tools for the questions a reader asks, in headless Chromium: the path
+// question ("why is B after A?", and "unordered" when neither is) answered with the steps
+// `depgraph query --path` prints, search matches framed and walked through, the selection's
+// neighbours marked, kernel names without a name map, labels and counts on the first view.
+// Inputs: a real capture (paged attention CaseSmall1) and paged attention at the runtime's
+// Case1 shape (65,536 tasks) captured through our runtime shim.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import {
+  assertNoPageErrors, browserSession, buildDir, openPage, run, screenshot,
+  skipWithoutChromium, sourceDir, tools,
+} from './harness.mjs';
+
+const skip = skipWithoutChromium();
+const READY = 'window.explorer && window.explorer.ready === true';
+const SMALL = path.join(sourceDir, 'data', 'real', 'paged_attention', 'CaseSmall1', 'deps.json');
+
+const pathCache = new Map();
+function queryPath(deps, a, b) {
+  const key = `${deps} ${a} ${b}`;
+  if (!pathCache.has(key)) {
+    pathCache.set(key, JSON.parse(run(tools.cli, ['query', deps, '--path', a, b, '--json'])).path);
+  }
+  return pathCache.get(key);
+}
+
+describe('Explorer tools', { skip }, () => {
+  const session = browserSession(before, after);
+
+  test('the path question lists the steps depgraph query prints, or says unordered', async () => {
+    const html = path.join(session.dir, 'small.html');
+    run(tools.viewer, [SMALL, '--format', 'html', '--layout', 'layered', '-o', html]);
+    const { page, errors } = await openPage(session.browser, html, { waitFor: READY });
+    const ids = await page.evaluate(() => JSON.parse(document.getElementById('explorer-data').textContent).ids);
+    assert.ok(ids.length >= 13, `tasks found: ${ids.length}`);
+    let forward = 0, backward = 0, unordered = 0, apart = null;
+    for (const a of ids) {
+      for (const b of ids) {
+        if (a === b) continue;
+        const answer = await page.evaluate(([x, y]) => window.explorer.pathBetween(x, y), [a, b]);
+        const there = queryPath(SMALL, a, b), back = queryPath(SMALL, b, a);
+        if (there) {
+          assert.equal(answer.direction, 'forward', `${a} -> ${b}`);
+          assert.deepEqual(answer.steps.map((s) => s.id), there.map(String), `${a} -> ${b}`);
+          forward++;
+        } else if (back) {
+          assert.equal(answer.direction, 'backward', `${a} -> ${b}`);
+          assert.deepEqual(answer.steps.map((s) => s.id), back.map(String), `${b} -> ${a}`);
+          backward++;
+        } else {
+          assert.equal(answer.direction, 'none', `${a} -> ${b}`);
+          assert.match(await page.textContent('#path-result'), /unordered/);
+          unordered++;
+          apart = apart || [a, b];
+        }
+        // Every listed step but the last names the sources of the edge to the next one.
+        for (const step of answer.steps.slice(0, -1)) assert.ok(step.via.length, JSON.stringify(step));
+      }
+    }
+    assert.ok(forward && backward && unordered, `${forward} ${backward} ${unordered}`);
+
+    // The same through the controls: typed ends, the listed steps, the edge facts.
+    await page.keyboard.press('Escape');
+    await page.click('#path-button');
+    await page.fill('#path-from', '(2, 0)');
+    await page.fill('#path-to', '(2, 7)');
+    await page.click('#path-go');
+    const listed = await page.$$eval('#path-steps .step', (ls) => ls.map((l) => l.dataset.id));
+    assert.deepEqual(listed, queryPath(SMALL, '8589934592', '8589934599').map(String));
+    assert.match(await page.textContent('#path-steps'), /creator \[wait,retain\] arg0 T2/);
+    await screenshot(page, 'explorer_path_listed');
+    // An ambiguous end is named, not guessed.
+    await page.fill('#path-from', 'QK');
+    await page.click('#path-go');
+    assert.match(await page.textContent('#path-result'), /3 tasks match "QK": give an id/);
+    // The panel's buttons set the ends.
+    await page.evaluate((id) => window.explorer.selectTask(id), apart[0]);
+    await page.click('#panel [data-act="path-start"]');
+    await page.evaluate((id) => window.explorer.selectTask(id), apart[1]);
+    await page.click('#panel [data-act="path-end"]');
+    const answer = await page.evaluate(() => window.explorer.pathResult());
+    assert.deepEqual([answer.from, answer.to, answer.direction], [...apart, 'none']);
+    assert.match(await page.textContent('#path-result'), /No path either way: .* are unordered/);
+    await screenshot(page, 'explorer_path_unordered');
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+
+  test('search frames every match and walks through them; shift-click sets the second task', async () => {
+    const html = path.join(session.dir, 'small_search.html');
+    run(tools.viewer, [SMALL, '--format', 'html', '--layout', 'layered', '-o', html]);
+    const { page, errors } = await openPage(session.browser, html, { waitFor: READY });
+    await page.fill('#search', 'sf');
+    await page.locator('#search-results .result').first().waitFor({ state: 'visible' });
+    const matches = await page.evaluate(() => window.explorer.searchMatches());
+    assert.deepEqual(matches, ['8589934593', '8589934597', '8589934601']);
+    assert.equal((await page.textContent('#search-count')).trim(), '3 matches');
+    await page.press('#search', 'Enter');
+    assert.equal(await page.evaluate(() => window.explorer.selectedTask()), '8589934593');
+    assert.equal((await page.textContent('#search-count')).trim(), '1/3');
+    await page.click('#search-next');
+    assert.equal(await page.evaluate(() => window.explorer.selectedTask()), '8589934597');
+    await page.click('#search-prev');
+    await page.click('#search-prev');
+    assert.equal(await page.evaluate(() => window.explorer.selectedTask()), '8589934601');
+    // The selection's neighbours are the ones depgraph query names.
+    const q = JSON.parse(run(tools.cli, ['query', SMALL, '--task', '8589934601', '--json']));
+    assert.deepEqual(await page.evaluate(() => window.explorer.markedNeighbours()),
+      { preds: q.preds.map(String), succs: q.succs.map(String) });
+    // Shift-click on a result keeps the selection and sets the second task: the path is listed.
+    await page.fill('#search', 'QK');
+    const first = page.locator('#search-results .result[data-id="8589934600"]');
+    await first.waitFor({ state: 'visible' });
+    await first.click({ modifiers: ['Shift'] });
+    assert.equal(await page.evaluate(() => window.explorer.selectedTask()), '8589934601');
+    const result = await page.evaluate(() => window.explorer.pathResult());
+    assert.equal(result.direction, 'backward');
+    assert.deepEqual(result.steps.map((s) => s.id), queryPath(SMALL, '8589934600', '8589934601').map(String));
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+
+  test('without a name map kernels are f<id>: colouring, search and labels work', async () => {
+    const dir = path.join(session.dir, 'nonames');
+    mkdirSync(dir, { recursive: true });
+    const deps = path.join(dir, 'deps.json');
+    copyFileSync(SMALL, deps);  // no sibling name map
+    const html = path.join(dir, 'page.html');
+    run(tools.viewer, [deps, '--format', 'html', '--layout', 'layered', '-o', html]);
+    const { page, errors } = await openPage(session.browser, html, { waitFor: READY });
+    await page.selectOption('#color-by', 'kernel');
+    const legend = await page.$$eval('#legend .item', (items) => items.map((i) => i.textContent));
+    for (const name of ['f0', 'f1', 'f2', 'f3']) {
+      assert.ok(legend.some((t) => t.startsWith(name + ' ')), `${name} in ${legend}`);
+    }
+    assert.deepEqual(await page.evaluate(() => window.explorer.search('f0')),
+      ['8589934592', '8589934596', '8589934600']);
+    assert.ok(await page.evaluate(() => window.explorer.labelsDrawn()));
+    await screenshot(page, 'explorer_no_name_map');
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+
+  test('model scale (paged attention Case1, 65,536 tasks): labels and counts on the first view', async () => {
+    const module = path.join(buildDir, 'tests', 'orchestrations', 'modules', 'liborch_paged_attention.so');
+    assert.ok(existsSync(module), module);
+    const deps = path.join(session.dir, 'pa', 'deps.json');
+    run(tools.orchRunner, [module, '-a', path.join(sourceDir, 'bench', 'inputs', 'paged_attention_Case1.json'),
+      '-o', deps]);
+    const html = path.join(session.dir, 'pa', 'page.html');
+    const started = Date.now();
+    run(tools.viewer, [deps, '--format', 'html', '-o', html]);
+    console.log(`65k page written in ${Date.now() - started} ms (with the process start)`);
+    const { page, errors } = await openPage(session.browser, html, { waitFor: READY });
+    console.log(`first paint ${Math.round(await page.evaluate(() => window.explorer.firstPaintMs))} ms`);
+    assert.ok(await page.evaluate(() => window.explorer.labelsDrawn()), 'labels on the first view');
+    // The counts are never cut: the title's counts end inside the header's title box.
+    const box = await page.evaluate(() => {
+      const t = document.querySelector('#title').getBoundingClientRect();
+      const sub = document.querySelector('#title .sub').getBoundingClientRect();
+      return { t: t.right, sub: sub.right, text: document.querySelector('#title .sub').textContent };
+    });
+    assert.ok(box.sub <= box.t + 0.5, JSON.stringify(box));
+    assert.match(box.text, /65,792 tasks/);
+    // The "this is its start" note goes once the whole graph is fitted.
+    assert.match(await page.evaluate(() => window.explorer.noteText()), /f fits all of it/);
+    await screenshot(page, 'explorer_pa_case1_first_view');
+    await page.keyboard.press('f');
+    assert.equal(await page.evaluate(() => window.explorer.noteText()), '');
+    await page.fill('#search', 'UP');
+    await page.press('#search', 'Enter');
+    assert.equal((await page.textContent('#search-count')).trim(), '1/16,384');
+    await screenshot(page, 'explorer_pa_case1_search');
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
+});
