@@ -100,9 +100,11 @@ void BuildDag(const DepGraph& graph, const LayeredLayoutOptions& options,
   }
 }
 
-/// Longest path from the sources (Kahn), then every pure source (no predecessor, some
-/// successor) moved to just before its earliest successor. Nodes without any pair stay on
-/// layer 0. O(V + E).
+/// Longest path from the sources (Kahn), then, in reverse topological order, every node with
+/// successors moved to the layer just before its earliest successor (as late as possible):
+/// a source, an allocation or a side branch sits next to its first consumer instead of in
+/// layer 0. Sinks keep their longest-path layer. Nodes without any pair stay on layer 0.
+/// O(V + E).
 void AssignLayers(const Csr& succ, const Csr& pred, std::vector<uint32_t>* layer) {
   const uint32_t n = static_cast<uint32_t>(pred.off.size() - 1);
   layer->assign(n, 0);
@@ -121,10 +123,12 @@ void AssignLayers(const Csr& succ, const Csr& pred, std::vector<uint32_t>* layer
       if (--indeg[v] == 0) queue.push_back(v);
     }
   }
-  // Only sources move, and only up to one layer before a successor, so no pair is broken
-  // and no layer empties (every node on layer k > 0 keeps its predecessor on layer k - 1).
-  for (uint32_t v = 0; v < n; ++v) {
-    if (pred.Degree(v) != 0 || succ.Degree(v) == 0) continue;
+  // Successors are final when a node's turn comes. A node only moves later (its successors
+  // are at least one layer after its longest-path layer), so no pair is broken, and no layer
+  // below a sink empties: the longest chain into a sink keeps its layers.
+  for (size_t k = queue.size(); k-- > 0;) {
+    const uint32_t v = queue[k];
+    if (succ.Degree(v) == 0) continue;
     uint32_t earliest = UINT32_MAX;
     for (uint32_t e = succ.Begin(v); e < succ.End(v); ++e) {
       earliest = std::min(earliest, (*layer)[succ.adj[e]]);

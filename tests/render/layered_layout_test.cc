@@ -171,6 +171,26 @@ TEST(LayeredLayout, SourcesArePulledNextToTheirEarliestSuccessor) {
   EXPECT_EQ(l.layer[g.FindNode(11)], 1u);  // just before 3 (layer 2), its earliest successor
 }
 
+TEST(LayeredLayout, SideBranchesSitJustBeforeTheirFirstConsumer) {
+  // The spine 1->2->3->4->5; a side branch 6->7 feeds only 5, and the blocks of an attention
+  // request (20->21->22 feeding the accumulation 30, 23->24->25 feeding 31, 30->31) feed
+  // a chain one after another. Longest path alone puts 6, 20 and 23 in layer 0.
+  DepGraph g = LoadText(Json({{1, 2}, {2, 3}, {3, 4}, {4, 5}, {6, 7}, {7, 5},
+                              {20, 21}, {21, 22}, {22, 30}, {23, 24}, {24, 25}, {25, 31},
+                              {30, 31}}));
+  LayeredLayout l = Layout(g);
+  auto layer = [&](TaskId id) { return l.layer[g.FindNode(id)]; };
+  EXPECT_EQ(layer(5), 4u);
+  EXPECT_EQ(layer(7), 3u);
+  EXPECT_EQ(layer(6), 2u);
+  EXPECT_EQ(layer(30), 3u);
+  EXPECT_EQ(layer(31), 4u);
+  EXPECT_EQ((std::vector<uint32_t>{layer(20), layer(21), layer(22)}),
+            (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ((std::vector<uint32_t>{layer(23), layer(24), layer(25)}),
+            (std::vector<uint32_t>{1, 2, 3}));  // the second block beside the second step
+}
+
 TEST(LayeredLayout, IsolatedNodesArePlaced) {
   DepGraph g = LoadText(Json({{1, 2}, {2, 3}}, {5, 6, 7}));
   ASSERT_EQ(g.nodes.size(), 6u);

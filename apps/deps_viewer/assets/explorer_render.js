@@ -488,10 +488,26 @@ function createRenderer(g, canvas, minimap, st) {
     }
     const s = READABLE_ZOOM, w = r.W - r.rightInset;
     const bw = (bounds.x1 - bounds.x0) * s, bh = (bounds.y1 - bounds.y0) * s;
+    // Along a side that does not fit, start where the first nodes are: the topmost node of the
+    // first screenful of layers (the layout need not fill the bounding box's corner), and the
+    // leftmost node of the first screenful of rows.
+    let top = bounds.y0, left = bounds.x0;
+    if (bh > r.H - 40) {
+      const xEnd = (bw <= w - 40 ? bounds.x1 : bounds.x0 + (w - 40) / s);
+      top = Infinity;
+      for (let i = 0; i < g.n; i++) if (g.x[i] <= xEnd && g.y[i] < top) top = g.y[i];
+      top = (top === Infinity ? bounds.y0 : top - NODE_H);
+    }
+    if (bw > w - 40) {
+      const yEnd = top + (r.H - 40) / s;
+      let first = Infinity;
+      for (let i = 0; i < g.n; i++) if (g.y[i] >= top && g.y[i] <= yEnd && g.x[i] < first) first = g.x[i];
+      left = first === Infinity ? bounds.x0 : first - NODE_W;
+    }
     r.view = {
       s,
-      tx: bw <= w - 40 ? (w - bw) / 2 - bounds.x0 * s : 20 - bounds.x0 * s,
-      ty: bh <= r.H - 40 ? (r.H - bh) / 2 - bounds.y0 * s : 20 - bounds.y0 * s,
+      tx: bw <= w - 40 ? (w - bw) / 2 - bounds.x0 * s : 20 - left * s,
+      ty: bh <= r.H - 40 ? (r.H - bh) / 2 - bounds.y0 * s : 20 - top * s,
     };
     return false;
   };

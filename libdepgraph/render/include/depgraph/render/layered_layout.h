@@ -47,9 +47,10 @@ struct LayeredLayout {
 /// Lays out `graph`:
 ///  1. cycles: a depth-first search (roots and successors in index order) reverses its back
 ///     pairs; self loops are set aside;
-///  2. layers: longest path from the sources, then every pure source (no predecessor, some
-///     successor, e.g. an allocation) moves to the layer just before its earliest successor;
-///     nodes without any pair that takes part go to layer 0, after the others;
+///  2. layers: longest path from the sources, then, in reverse topological order, every node
+///     with successors moves to the layer just before its earliest successor (sources,
+///     allocations and side branches next to their first consumer; sinks stay); nodes
+///     without any pair that takes part go to layer 0, after the others;
 ///  3. order: `sweeps` barycentre sweeps (down by predecessors, up by successors; a node with
 ///     none on that side uses the other side, one with none at all keeps its slot); long
 ///     pairs get no dummy nodes, the neighbour's relative place in its own layer counts;
