@@ -273,14 +273,7 @@
   }
   function edgeFacts(p) {
     let html = st.mask[p] ? '' : '<span class="tag hidden-edge">not in ' + esc(st.mode) + '</span>';
-    for (const row of pairRows(g, p)) {
-      let t = row.source;
-      if (row.flags.length) t += ' [' + row.flags.join(',') + ']';
-      if (row.overlap) t += ' ' + row.overlap;
-      if (row.arg !== null) t += ' arg' + row.arg;
-      if (row.tensor) t += ' ' + row.tensor;
-      html += '<span class="tag">' + esc(t) + '</span>';
-    }
+    for (const row of pairRows(g, p)) html += '<span class="tag">' + esc(edgeRowText(row)) + '</span>';
     return html;
   }
   function neighbourTable(list, pairFor) {

@@ -366,6 +366,16 @@ function pairRows(g, p) {
   return out;
 }
 
+/** One edge row as the panel and the path list show it: "tensormap [wait] covered arg3 T8". */
+function edgeRowText(row) {
+  let t = row.source;
+  if (row.flags.length) t += ' [' + row.flags.join(',') + ']';
+  if (row.overlap) t += ' ' + row.overlap;
+  if (row.arg !== null) t += ' arg' + row.arg;
+  if (row.tensor) t += ' ' + row.tensor;
+  return t;
+}
+
 /** Pair index of (a, b) in the full graph, or -1. O(log out-degree). */
 function pairOf(g, a, b) {
   let lo = g.outOff[a], hi = g.outOff[a + 1];

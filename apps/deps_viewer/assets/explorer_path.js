@@ -30,14 +30,7 @@ function createPathTool(g, ui) {
     const rows = pairRows(g, p);
     const hidden = ui.mask()[p] ? '' : '<span class="tag hidden-edge">not in this edge set</span>';
     if (!rows.length) return hidden + '<span class="tag">edge</span>';
-    return hidden + rows.map((row) => {
-      let t = row.source;
-      if (row.flags.length) t += ' [' + row.flags.join(',') + ']';
-      if (row.overlap) t += ' ' + row.overlap;
-      if (row.arg !== null) t += ' arg' + row.arg;
-      if (row.tensor) t += ' ' + row.tensor;
-      return '<span class="tag">' + ui.esc(t) + '</span>';
-    }).join('');
+    return hidden + rows.map((row) => '<span class="tag">' + ui.esc(edgeRowText(row)) + '</span>').join('');
   }
 
   function render() {
