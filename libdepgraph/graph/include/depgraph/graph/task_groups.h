@@ -28,9 +28,9 @@
 //
 // Cost: O(V log V + E) for the order and components; O(P x (T + E_T)) per range and round for
 // P period proposals over its T tasks and their E_T pairs (proposals whose signature runs
-// cannot win are not split), once per kind for the nesting: near-linear in V + E. The
-// 1,000,000-task gen_graph decode graph (3.1 M pairs) takes about 1 s after a 15-20 s load;
-// paged attention Case1 (65,536 tasks) 35 ms.
+// cannot win are not split), once per kind for the nesting: near-linear in V + E, O(V)
+// memory. The 1,000,000-task gen_graph decode graph (3.1 M pairs) takes 0.3 s (its load 4 s),
+// paged attention Case1 (65,536 tasks) 11 ms; one thread.
 #pragma once
 
 #include <cstdint>
