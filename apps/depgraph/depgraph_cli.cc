@@ -226,7 +226,8 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   QueryArgs query;
   CLI::App* query_cmd = app.add_subcommand(
       "query", "A task's predecessors and successors (--task), its ancestors and descendants "
-               "(--depth), a shortest path (--path) or tasks by kernel name (--grep). Task ids: "
+               "(--depth), a shortest path (--path), tasks by kernel name (--grep) or the repeated "
+               "structure as nested groups (--groups). Task ids: "
                "decimal or \"(ring, local)\". Exit 0: answered, 1: bad input or unknown task.");
   query_cmd->add_option("deps_json", query.input, "deps.json to query")->required();
   query_cmd->add_option("--task", query.task, "the task whose neighbours to list");
@@ -236,6 +237,8 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
       ->expected(2);
   query_cmd->add_option("--grep", query.grep,
                         "tasks whose kernel name contains NAME (case-insensitive)");
+  query_cmd->add_flag("--groups", query.groups,
+                      "repeated structure: series of identical instances, nested");
   query_cmd->add_flag("--json", query.json, "print one JSON object instead of text");
   AddFuncNamesOption(query_cmd, &query.func_names);
   AddThreadsOption(query_cmd, &query.threads);

@@ -1,7 +1,10 @@
 #include "query_command.h"
 
+#include <cstdio>
+
 #include "cli_inputs.h"
 #include "depgraph/graph/graph_query.h"
+#include "depgraph/graph/task_groups.h"
 #include "depgraph/graph/task_label.h"
 #include "depgraph/support/json_writer.h"
 
@@ -186,12 +189,113 @@ int AnswerGrep(const QueryArgs& args, const QueryContext& ctx, std::ostream& out
   return 0;
 }
 
+// --groups: one line per series, children indented under the first series of their kind
+// printed; at most kGroupLines series per list, then a line counting the rest.
+constexpr size_t kGroupLines = 20;
+
+std::string GroupLine(const QueryContext& ctx, const TaskGrouping& g, const GroupSeries& s,
+                      uint32_t begin) {
+  const GroupKind& kind = g.kinds[s.kind];
+  const uint32_t end = begin + s.count * kind.size - 1;
+  std::string line = "G" + std::to_string(s.kind) + " x" + std::to_string(s.count) + " (" +
+                     std::to_string(kind.size) + (kind.size == 1 ? " node" : " nodes") + " each";
+  if (kind.tasks != kind.size) {
+    const uint32_t allocs = kind.size - kind.tasks;
+    line += ", " + std::to_string(allocs) + (allocs == 1 ? " alloc" : " allocs");
+  }
+  line += ": " + kind.label + ")  " + ctx.Display(g.order[begin]) + ".." +
+          ctx.Display(g.order[end]);
+  return line;
+}
+
+void PrintGroupList(std::ostream& out, const QueryContext& ctx, const TaskGrouping& g,
+                    const std::vector<GroupSeries>& list, uint32_t base, int indent,
+                    std::vector<bool>* shown) {
+  const std::string pad(static_cast<size_t>(indent) * 2, ' ');
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i == kGroupLines) {
+      out << pad << "... " << list.size() - i << " more series ("
+          << SeriesNodes(g, std::vector<GroupSeries>(list.begin() + static_cast<long>(i),
+                                                     list.end()))
+          << " nodes)\n";
+      return;
+    }
+    const GroupSeries& s = list[i];
+    out << pad << GroupLine(ctx, g, s, base + s.begin) << "\n";
+    if (!(*shown)[s.kind]) {  // a kind's inside once, for its first instance printed
+      (*shown)[s.kind] = true;
+      PrintGroupList(out, ctx, g, g.kinds[s.kind].children, base + s.begin, indent + 1, shown);
+    }
+  }
+}
+
+// The series of `list` as JSON, children for the first instance of each.
+void AppendGroupSeries(std::string* out, const QueryContext& ctx, const TaskGrouping& g,
+                       const std::vector<GroupSeries>& list, uint32_t base) {
+  *out += '[';
+  for (size_t i = 0; i < list.size(); ++i) {
+    const GroupSeries& s = list[i];
+    const GroupKind& kind = g.kinds[s.kind];
+    const uint32_t begin = base + s.begin;
+    if (i) *out += ", ";
+    *out += "{\"kind\": " + std::to_string(s.kind) + ", \"count\": " + std::to_string(s.count) +
+            ", \"size\": " + std::to_string(kind.size) +
+            ", \"first\": " + JsonId(ctx.graph.nodes[g.order[begin]]) +
+            ", \"last\": " + JsonId(ctx.graph.nodes[g.order[begin + s.count * kind.size - 1]]) +
+            ", \"children\": ";
+    AppendGroupSeries(out, ctx, g, kind.children, begin);
+    *out += '}';
+  }
+  *out += ']';
+}
+
+int AnswerGroups(const QueryArgs& args, const QueryContext& ctx, std::ostream& out) {
+  const TaskGrouping g = ComputeTaskGroups(ctx.graph, ctx.labels);
+  const size_t nodes = ctx.graph.nodes.size();
+  if (args.json) {
+    std::string text = "{\"groups\": {\"nodes\": " + std::to_string(nodes) +
+                       ", \"covered\": " + std::to_string(g.covered) + ", \"kinds\": [";
+    for (size_t k = 0; k < g.kinds.size(); ++k) {
+      const GroupKind& kind = g.kinds[k];
+      if (k) text += ", ";
+      text += "{\"id\": " + std::to_string(k) + ", \"label\": " + JsonString(kind.label) +
+              ", \"size\": " + std::to_string(kind.size) +
+              ", \"tasks\": " + std::to_string(kind.tasks) +
+              ", \"kernels\": " + std::to_string(kind.kernels) +
+              ", \"depth\": " + std::to_string(kind.depth) +
+              ", \"instances\": " + std::to_string(kind.instances) + ", \"children\": [";
+      for (size_t c = 0; c < kind.children.size(); ++c) {
+        const GroupSeries& child = kind.children[c];
+        if (c) text += ", ";
+        text += "{\"kind\": " + std::to_string(child.kind) +
+                ", \"count\": " + std::to_string(child.count) +
+                ", \"offset\": " + std::to_string(child.begin) + "}";
+      }
+      text += "]}";
+    }
+    text += "], \"series\": ";
+    AppendGroupSeries(&text, ctx, g, g.series, 0);
+    out << text << "}}\n";
+    return 0;
+  }
+  std::vector<bool> shown(g.kinds.size(), false);
+  PrintGroupList(out, ctx, g, g.series, 0, 0, &shown);
+  char percent[16];
+  std::snprintf(percent, sizeof percent, "%.1f",
+                nodes ? 100.0 * static_cast<double>(g.covered) / static_cast<double>(nodes) : 0.0);
+  out << "in groups: " << g.covered << " of " << nodes << " nodes (" << percent << "%), "
+      << g.kinds.size() << (g.kinds.size() == 1 ? " kind, " : " kinds, ") << g.series.size()
+      << " top-level series\n";
+  return 0;
+}
+
 }  // namespace
 
 int RunQueryCommand(const QueryArgs& args, std::ostream& out, std::ostream& err) {
-  const int questions = !args.task.empty() + !args.path.empty() + !args.grep.empty();
+  const int questions =
+      !args.task.empty() + !args.path.empty() + !args.grep.empty() + args.groups;
   if (questions != 1) {
-    err << "error: give exactly one of --task ID, --path A B, --grep NAME\n";
+    err << "error: give exactly one of --task ID, --path A B, --grep NAME, --groups\n";
     return 2;
   }
   if (args.depth > 0 && args.task.empty()) {
@@ -210,8 +314,10 @@ int RunQueryCommand(const QueryArgs& args, std::ostream& out, std::ostream& err)
     code = AnswerTask(args, ctx, out, err);
   } else if (!args.path.empty()) {
     code = AnswerPath(args, ctx, out, err);
-  } else {
+  } else if (!args.grep.empty()) {
     code = AnswerGrep(args, ctx, out);
+  } else {
+    code = AnswerGroups(args, ctx, out);
   }
   out.flush();
   return code;

@@ -249,6 +249,81 @@ TEST(QueryCommand, UnknownTasksAndBadArgumentsAreOneLineErrors) {
   EXPECT_NE(answer.err.find("/nonexistent/deps.json"), std::string::npos);
 }
 
+TEST(QueryCommand, GroupsShowTheBlocksOfAPagedAttentionRequest) {
+  // CaseSmall1: one request (its accumulators' allocation, then 3 blocks of QK, SF, PV, UP).
+  QueryArgs args;
+  args.input = testing::SourceDir() + "/data/real/paged_attention/CaseSmall1/deps.json";
+  args.groups = true;
+  Answer answer = Query(args);
+  ASSERT_EQ(answer.code, 0) << answer.err;
+  EXPECT_EQ(answer.out,
+            "G0 x3 (4 nodes each: QK, SF, PV, UP)  (2, 0)..(2, 11)\n"
+            "in groups: 12 of 13 nodes (92.3%), 1 kind, 1 top-level series\n");
+
+  args.json = true;
+  answer = Query(args);
+  ASSERT_EQ(answer.code, 0) << answer.err;
+  EXPECT_EQ(answer.out,
+            "{\"groups\": {\"nodes\": 13, \"covered\": 12, \"kinds\": [{\"id\": 0, "
+            "\"label\": \"QK, SF, PV, UP\", \"size\": 4, \"tasks\": 4, \"kernels\": 4, "
+            "\"depth\": 1, \"instances\": 3, \"children\": []}], \"series\": [{\"kind\": 0, "
+            "\"count\": 3, \"size\": 4, \"first\": \"8589934592\", \"last\": "
+            "\"8589934603\", \"children\": []}]}}\n");
+  EXPECT_TRUE(nlohmann::json::accept(answer.out));
+}
+
+TEST(QueryCommand, GroupsNestAndNameKernelsWithoutAMap) {
+  // Two identical components of 4 chained blocks (f1 -> f2) each.
+  testing::TempDir dir;
+  std::string tasks, edges;
+  for (int i = 1; i <= 16; ++i) {
+    tasks += std::string(i > 1 ? "," : "") + "{\"task_id\":" + std::to_string(i) +
+             ",\"kernel_ids\":[" + std::to_string(i % 2 ? 1 : 2) + ",-1,-1]}";
+    if (i % 8 != 1) {
+      edges += std::string(edges.empty() ? "" : ",") + "{\"pred\":" + std::to_string(i - 1) +
+               ",\"succ\":" + std::to_string(i) + "}";
+    }
+  }
+  testing::WriteFile(dir.File("deps.json"),
+                     "{\"tasks\":[" + tasks + "],\"edges\":[" + edges + "]}");
+  QueryArgs args;
+  args.input = dir.File("deps.json");
+  args.groups = true;
+  const Answer answer = Query(args);
+  ASSERT_EQ(answer.code, 0) << answer.err;
+  EXPECT_EQ(answer.out,
+            "G0 x2 (8 nodes each: f1, f2)  1..16\n"
+            "  G1 x4 (2 nodes each: f1, f2)  1..8\n"
+            "in groups: 16 of 16 nodes (100.0%), 2 kinds, 1 top-level series\n");
+}
+
+TEST(QueryCommand, GroupsIsAQuestionOfItsOwn) {
+  QueryArgs args;
+  args.input = testing::SourceDir() + "/data/real/paged_attention/CaseSmall1/deps.json";
+  args.groups = true;
+  args.task = "(2, 4)";
+  Answer answer = Query(args);
+  EXPECT_EQ(answer.code, 2);
+  EXPECT_EQ(answer.err, "error: give exactly one of --task ID, --path A B, --grep NAME, --groups\n");
+  args.task.clear();
+  args.grep = "QK";
+  EXPECT_EQ(Query(args).code, 2);
+  args.grep.clear();
+  args.path = {"(2, 4)", "(2, 7)"};
+  EXPECT_EQ(Query(args).code, 2);
+  args.path.clear();
+  args.depth = 2;
+  EXPECT_EQ(Query(args).code, 2);  // --depth goes with --task
+  const std::string deps = args.input;
+  testing::CommandResult result = testing::RunCommand(
+      "'" + testing::CliBinary() + "' query '" + deps + "' --groups --grep QK", testing::SourceDir());
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  result = testing::RunCommand("'" + testing::CliBinary() + "' query '" + deps + "' --groups --json",
+                               testing::SourceDir());
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.rfind("{\"groups\": {\"nodes\": 13, ", 0), 0u) << result.out;
+}
+
 TEST(QueryCommand, CommandLineTakesTwoPathEndpoints) {
   const std::string deps = testing::SourceDir() + "/data/real/paged_attention/CaseSmall1/deps.json";
   testing::CommandResult result = testing::RunCommand(
