@@ -153,6 +153,44 @@ const char* ModeKey(EdgeMode mode) {
   }
 }
 
+// Writes [kind, count, begin, ...] for a list of series.
+void SeriesArray(Sink& s, const std::vector<GroupSeries>& series) {
+  s.Lit("[");
+  for (size_t k = 0; k < series.size(); ++k) {
+    if (k) s.Lit(",");
+    s.UInt(series[k].kind);
+    s.Lit(",");
+    s.UInt(series[k].count);
+    s.Lit(",");
+    s.UInt(series[k].begin);
+  }
+  s.Lit("]");
+}
+
+// The repeated structure (graph/task_groups.h), when there is any: `groups` {kinds, series,
+// order}; see docs/explorer.md, "Data format".
+void WriteGroups(const TaskGrouping& grouping, Sink& s) {
+  if (grouping.series.empty()) return;
+  s.Lit(",\"groups\":{\"kinds\":[");
+  for (size_t k = 0; k < grouping.kinds.size(); ++k) {
+    const GroupKind& kind = grouping.kinds[k];
+    if (k) s.Lit(",");
+    s.Lit("{\"label\":");
+    s.Str(kind.label);
+    s.Lit(",\"size\":");
+    s.UInt(kind.size);
+    s.Lit(",\"tasks\":");
+    s.UInt(kind.tasks);
+    s.Lit(",\"children\":");
+    SeriesArray(s, kind.children);
+    s.Lit("}");
+  }
+  s.Lit("],\"series\":");
+  SeriesArray(s, grouping.series);
+  IntArray(s, "order", grouping.order.size(), [&](size_t i) { return grouping.order[i]; });
+  s.Lit("}");
+}
+
 // The perf sidecar's facts per node: `perf` {level, freq}, `dur` and `t0` (µs, -1 for a
 // node without records) and `nb` (records merged, 0 without).
 void WritePerfData(const DepGraph& graph, const PerfSidecar& perf, Sink& s) {
@@ -294,6 +332,7 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   }
   s.Lit("]");
   if (options.perf != nullptr) WritePerfData(graph, *options.perf, s);
+  WriteGroups(ComputeTaskGroups(graph, labels), s);
 
   s.Lit(",\"pairs\":[");
   for (size_t p = 0; p < e; ++p) {
@@ -398,6 +437,7 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
     } else if (key == "JS") {
       out << assets::kExplorerDataJs << "\n" << assets::kExplorerRenderJs << "\n"
           << assets::kExplorerSearchJs << "\n" << assets::kExplorerPathJs << "\n"
+          << assets::kExplorerGroupsJs << "\n"
           << assets::kExplorerJs;
     } else {
       out << html.substr(mark, close + 2 - mark);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "depgraph/graph/graph.h"
+#include "depgraph/graph/task_groups.h"
 #include "depgraph/graph/task_label.h"
 #include "depgraph/reduce/edge_mode.h"
 #include "depgraph/reduce/reduction.h"
@@ -48,9 +49,10 @@ struct ExplorerPageSummary {
 };
 
 /// The page's embedded JSON data (see docs/explorer.md, "Data format"). `reduction` must
-/// come from ReduceStructurally(graph). Runs SelectEdges for the three reduction modes and
-/// the layered layout. Deterministic. Cost: O(V + E + rows + args) plus the layout
-/// (O((V + E) · sweeps)) and the dataflow proof; output ~60-150 bytes per task.
+/// come from ReduceStructurally(graph). Runs SelectEdges for the three reduction modes, the
+/// layered layout and the grouping (ComputeTaskGroups: near-linear). Deterministic.
+/// Cost: O(V + E + rows + args) plus the layout (O((V + E) · sweeps)) and the dataflow proof;
+/// output ~60-150 bytes per task.
 void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labels,
                        const StructuralReduction& reduction, const ExplorerPageOptions& options,
                        std::ostream& out, ExplorerPageSummary* summary);

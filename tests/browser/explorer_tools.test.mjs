@@ -170,10 +170,41 @@ describe('Explorer tools', { skip }, () => {
     await screenshot(page, 'explorer_pa_case1_first_view');
     await page.keyboard.press('f');
     assert.equal(await page.evaluate(() => window.explorer.noteText()), '');
+    // The structure: 256 requests of 64 blocks, as depgraph query --groups finds it.
+    const groups = JSON.parse(run(tools.cli, ['query', deps, '--groups', '--json'])).groups;
+    const pageGroups = await page.evaluate(() => window.explorer.groups());
+    assert.equal(pageGroups.series.length, 1);
+    assert.equal(pageGroups.series[0].count, 256);
+    assert.equal(pageGroups.kinds[pageGroups.series[0].kind].size, 257);
+    assert.equal(pageGroups.kinds.length, groups.kinds.length);
+    let rows = await page.evaluate(() => window.explorer.structureRows());
+    assert.equal(rows.length, 1);
+    assert.match(rows[0].text, /^G0 \u00d7256 257 nodes each \(1 alloc\): QK, SF, PV, UP$/);
+    await page.evaluate(() => window.explorer.toggleStructureRow(0));
+    rows = await page.evaluate(() => window.explorer.structureRows());
+    assert.equal(rows.length, 257);
+    // A click on request 17 marks exactly its 257 nodes: its accumulator allocation (1, 17)
+    // and its 256 tasks.
+    await page.evaluate(() => window.explorer.clickStructureRow(18));
+    const marked = await page.evaluate(() => window.explorer.highlighted());
+    assert.equal(marked.length, 257);
+    assert.ok(marked.includes(String((1n << 32n) | 17n)), 'the allocation (1, 17)');
+    assert.ok(marked.includes(String((2n << 32n) | 4607n)), 'its last task (2, 4607)');
+    await screenshot(page, 'explorer_pa_case1_group');
+    // Selecting a task opens the rows that hold it: request 18, block 5.
+    const task = String((2n << 32n) | BigInt(18 * 256 + 5 * 4 + 2));
+    await page.evaluate((id) => window.explorer.selectTask(id), task);
+    assert.deepEqual(await page.evaluate((id) => window.explorer.groupChain(id), task),
+      [{ kind: 0, count: 256, instance: 18 }, { kind: 1, count: 64, instance: 5 }]);
+    const current = (await page.evaluate(() => window.explorer.structureRows())).filter((r) => r.current);
+    assert.equal(current.length, 1);
+    assert.match(current[0].text, /^G1 #5 /);
     await page.fill('#search', 'UP');
     await page.press('#search', 'Enter');
     assert.equal((await page.textContent('#search-count')).trim(), '1/16,384');
     await screenshot(page, 'explorer_pa_case1_search');
+
+
     assertNoPageErrors(errors);
     await page.context().close();
   });

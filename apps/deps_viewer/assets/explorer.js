@@ -2,7 +2,7 @@
 // The explorer page's user interface: header controls, task panel, highlights, mouse and
 // keys, URL hash, and the `window.explorer` API of docs/explorer.md.
 // Model: explorer_data.js; drawing: explorer_render.js; search: explorer_search.js; the path
-// question: explorer_path.js.
+// question: explorer_path.js; the structure outline: explorer_groups.js.
 
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -342,6 +342,7 @@
     st.neighbours = { preds: predsOf(g, i), succs: succsOf(g, i) };
     if (st.hlKind === 'path') clearHighlight();
     showPanel(i);
+    if (structure && !$('structure').hidden) structure.reveal(i);
     const hash = '#task=' + g.ids[i];
     if (location.hash !== hash) history.replaceState(null, '', hash);
     if (st.hlKind === 'anc' || st.hlKind === 'desc' || st.hlKind === 'both') applyHighlight();
@@ -365,6 +366,40 @@
     history.replaceState(null, '', location.pathname + location.search);
     R.invalidate();
     updateStatus();
+  }
+
+  // ---- the structure outline (repeated groups) ----
+  const G = buildGroups(g);
+  let structure = null;
+  function showStructure(on) {
+    if (!structure) return setNote('no repeated structure found in this graph');
+    $('structure').hidden = !on;
+    document.body.classList.toggle('structure-open', on);
+    R.leftInset = on ? $('structure').offsetWidth : 0;
+    R.invalidate();
+  }
+  // Marks `nodes` (a group's) and fits the view to them.
+  function highlightNodes(nodes, text) {
+    st.hlKind = 'group';
+    $('critical').classList.remove('on');
+    st.nodeHl = new Uint8Array(g.n);
+    st.pairHl = new Uint8Array(g.m);
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const i of nodes) {
+      st.nodeHl[i] = 3;
+      x0 = Math.min(x0, g.x[i]); x1 = Math.max(x1, g.x[i]);
+      y0 = Math.min(y0, g.y[i]); y1 = Math.max(y1, g.y[i]);
+    }
+    for (const i of nodes) {
+      for (let p = g.outOff[i]; p < g.outOff[i + 1]; p++) if (st.nodeHl[g.dst[p]]) st.pairHl[p] = 3;
+    }
+    if (nodes.length) R.fitBox(x0, y0, x1, y1);
+    setNote(text + ' \u00b7 ' + fmt(nodes.length) + ' node' + (nodes.length === 1 ? '' : 's'));
+    R.invalidate();
+  }
+  if (G) {
+    structure = createStructure(g, G, { highlightNodes, esc, label: (i) => displayId(g, i) });
+    $('structure-button').hidden = false;
   }
 
   // ---- search and the path question ----
@@ -490,6 +525,8 @@
   $('mode').addEventListener('change', (e) => setMode(e.target.value));
   $('color-by').addEventListener('change', (e) => setColourBy(e.target.value));
   $('critical').addEventListener('click', toggleCritical);
+  $('structure-button').addEventListener('click', () => showStructure($('structure').hidden));
+  $('structure-close').addEventListener('click', () => showStructure(false));
   $('path-button').addEventListener('click', () => {
     if (st.selected >= 0 && st.second >= 0) showPath(); else pathTool.open(st.selected, -1);
   });
@@ -539,7 +576,7 @@
         const order = colourOrder();
         setColourBy(order[(order.indexOf(st.colourBy) + 1) % order.length]);
       },
-      't': toggleDuration,
+      't': toggleDuration, 'g': () => showStructure(!structure || $('structure').hidden),
       '1': () => setMode('full'), '2': () => setMode('reduced'),
       '3': () => setMode('reduced_dataflow'), '4': () => setMode('retained'),
       'f': fitAll, '0': fitAll, 'h': () => R.fitHeight(),
@@ -595,6 +632,19 @@
   };
   api.pathResult = () => pathTool.result();
   api.noteText = () => st.note;
+  api.groups = () => (G ? {
+    kinds: G.kinds.map((k) => ({ label: k.label, size: k.size, tasks: k.tasks })),
+    series: G.series.map((x) => ({ kind: x.kind, count: x.count, begin: x.begin })),
+  } : null);
+  api.groupChain = (id) => {
+    const i = byId(id);
+    return G && i >= 0 ? groupChain(G, i).map((c) => ({ kind: c.series.kind, count: c.series.count,
+      instance: c.instance })) : null;
+  };
+  api.structureRows = () => (structure ? structure.rows() : []);
+  api.toggleStructureRow = (k) => structure && structure.toggleRow(k);
+  api.clickStructureRow = (k) => structure && structure.clickRow(k);
+  api.highlighted = () => (st.nodeHl ? ids(Array.from(st.nodeHl.keys()).filter((i) => st.nodeHl[i])) : []);
   api.zoom = () => R.view.s;
   api.labelsDrawn = () => st.labels && R.nodeLegible();
   api.markedNeighbours = () => (st.selected >= 0 && st.neighbours
@@ -641,6 +691,7 @@
   updateHeader();
   computeColours();
   R.resize();
+  if (structure) showStructure(true);  // before the first view: it takes the left side
   if (!R.initialView()) setNote(START_NOTE);
   const m = /(?:^#|&)task=(\d+)/.exec(location.hash);
   if (m && byId(m[1]) >= 0) select(byId(m[1]), true);

@@ -21,7 +21,7 @@ function createRenderer(g, canvas, minimap, st) {
   const ctx = canvas.getContext('2d', { alpha: false });
   const mctx = minimap.getContext('2d');
   const r = {
-    view: { s: 1, tx: 0, ty: 0 }, W: 1, H: 1, rightInset: 0, dpr: 1, lastInput: -1e9, lastQualityMs: 0,
+    view: { s: 1, tx: 0, ty: 0 }, W: 1, H: 1, rightInset: 0, leftInset: 0, dpr: 1, lastInput: -1e9, lastQualityMs: 0,
     overview: null, snapshot: null, pending: false, idleTimer: 0, lastFrameMs: 0,
     usedCache: false, onFrame: null,
   };
@@ -470,7 +470,17 @@ function createRenderer(g, canvas, minimap, st) {
     r.snapshot = null;
   };
   r.fit = function () {
-    r.view = fitView(Math.max(100, r.W - r.rightInset), r.H, 20);
+    r.view = fitView(Math.max(100, r.W - r.rightInset - r.leftInset), r.H, 20);
+    r.view.tx += r.leftInset;
+    r.touch();
+  };
+  /** Brings the world box [x0, x1] x [y0, y1] (node centres) into view, zoomed to fit it (not
+   *  beyond a box's full size), between the side panels. O(1). */
+  r.fitBox = function (x0, y0, x1, y1) {
+    const w = Math.max(100, r.W - r.rightInset - r.leftInset);
+    const bw = x1 - x0 + 2 * NODE_W, bh = y1 - y0 + 4 * NODE_H;
+    const s = Math.min((w - 40) / bw, (r.H - 40) / bh, 1.25);
+    r.view = { s, tx: r.leftInset + w / 2 - (x0 + x1) / 2 * s, ty: r.H / 2 - (y0 + y1) / 2 * s };
     r.touch();
   };
   /**
@@ -481,12 +491,14 @@ function createRenderer(g, canvas, minimap, st) {
    * whole graph shows.
    */
   r.initialView = function () {
-    const all = fitView(r.W - r.rightInset, r.H, 20);
+    const w = r.W - r.rightInset - r.leftInset;
+    const all = fitView(w, r.H, 20);
+    all.tx += r.leftInset;
     if (all.s >= READABLE_ZOOM) {
       r.view = all;
       return true;
     }
-    const s = READABLE_ZOOM, w = r.W - r.rightInset;
+    const s = READABLE_ZOOM;
     const bw = (bounds.x1 - bounds.x0) * s, bh = (bounds.y1 - bounds.y0) * s;
     // Along a side that does not fit, start where the first nodes are: the topmost node of the
     // first screenful of layers (the layout need not fill the bounding box's corner), and the
@@ -506,7 +518,7 @@ function createRenderer(g, canvas, minimap, st) {
     }
     r.view = {
       s,
-      tx: bw <= w - 40 ? (w - bw) / 2 - bounds.x0 * s : 20 - left * s,
+      tx: r.leftInset + (bw <= w - 40 ? (w - bw) / 2 - bounds.x0 * s : 20 - left * s),
       ty: bh <= r.H - 40 ? (r.H - bh) / 2 - bounds.y0 * s : 20 - top * s,
     };
     return false;
@@ -542,7 +554,7 @@ function createRenderer(g, canvas, minimap, st) {
   r.centreOn = function (i, zoom) {
     const v = r.view;
     if (zoom && NODE_H * v.s < 16) v.s = 24 / NODE_H;
-    v.tx = (r.W - r.rightInset) / 2 - g.x[i] * v.s;
+    v.tx = r.leftInset + (r.W - r.rightInset - r.leftInset) / 2 - g.x[i] * v.s;
     v.ty = r.H / 2 - g.y[i] * v.s;
     r.touch();
   };
