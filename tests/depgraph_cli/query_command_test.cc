@@ -304,7 +304,8 @@ TEST(QueryCommand, GroupsIsAQuestionOfItsOwn) {
   args.task = "(2, 4)";
   Answer answer = Query(args);
   EXPECT_EQ(answer.code, 2);
-  EXPECT_EQ(answer.err, "error: give exactly one of --task ID, --path A B, --grep NAME, --groups\n");
+  EXPECT_EQ(answer.err,
+            "error: give exactly one of --task ID, --path A B, --grep NAME, --groups\n");
   args.task.clear();
   args.grep = "QK";
   EXPECT_EQ(Query(args).code, 2);
@@ -314,12 +315,11 @@ TEST(QueryCommand, GroupsIsAQuestionOfItsOwn) {
   args.path.clear();
   args.depth = 2;
   EXPECT_EQ(Query(args).code, 2);  // --depth goes with --task
-  const std::string deps = args.input;
-  testing::CommandResult result = testing::RunCommand(
-      "'" + testing::CliBinary() + "' query '" + deps + "' --groups --grep QK", testing::SourceDir());
+  const std::string command = "'" + testing::CliBinary() + "' query '" + args.input + "' --groups";
+  testing::CommandResult result =
+      testing::RunCommand(command + " --grep QK", testing::SourceDir());
   EXPECT_EQ(result.exit_code, 2) << result.err;
-  result = testing::RunCommand("'" + testing::CliBinary() + "' query '" + deps + "' --groups --json",
-                               testing::SourceDir());
+  result = testing::RunCommand(command + " --json", testing::SourceDir());
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out.rfind("{\"groups\": {\"nodes\": 13, ", 0), 0u) << result.out;
 }
