@@ -58,17 +58,12 @@ std::string KernelName(const DepGraph& graph, const std::map<int32_t, std::strin
   return "dummy";
 }
 
-// Index in tasks[] of the task with `id`, or nullopt (an allocation). O(log tasks).
-std::optional<uint32_t> TaskIndex(const DepGraph& graph, TaskId id) {
-  const Task* task = graph.FindTask(id);
-  if (task == nullptr) return std::nullopt;
-  return static_cast<uint32_t>(task - graph.tasks.data());
-}
-
+// KernelName of the task with `id`, or "alloc" (not in tasks[]). O(log tasks).
 std::string KernelOfId(const DepGraph& graph, const std::map<int32_t, std::string>& names,
                        TaskId id) {
-  const std::optional<uint32_t> t = TaskIndex(graph, id);
-  return t ? KernelName(graph, names, *t) : "alloc";
+  const Task* task = graph.FindTask(id);
+  return task ? KernelName(graph, names, static_cast<uint32_t>(task - graph.tasks.data()))
+              : "alloc";
 }
 
 // Prints findings of one kind up to a limit (0 = no limit), then how many it left out.

@@ -6,6 +6,7 @@
 #include "depgraph/graph/graph_query.h"
 #include "depgraph/graph/task_groups.h"
 #include "depgraph/graph/task_label.h"
+#include "depgraph/internal/message_quote.h"
 #include "depgraph/support/json_writer.h"
 
 namespace depgraph {
@@ -203,7 +204,8 @@ std::string GroupLine(const QueryContext& ctx, const TaskGrouping& g, const Grou
     const uint32_t allocs = kind.size - kind.tasks;
     line += ", " + std::to_string(allocs) + (allocs == 1 ? " alloc" : " allocs");
   }
-  line += ": " + kind.label + ")  " + ctx.Display(g.order[begin]) + ".." +
+  // Names come from the name map: escaped, so no control character reaches the terminal.
+  line += ": " + EscapeForMessage(kind.label) + ")  " + ctx.Display(g.order[begin]) + ".." +
           ctx.Display(g.order[end]);
   return line;
 }
@@ -214,10 +216,11 @@ void PrintGroupList(std::ostream& out, const QueryContext& ctx, const TaskGroupi
   const std::string pad(static_cast<size_t>(indent) * 2, ' ');
   for (size_t i = 0; i < list.size(); ++i) {
     if (i == kGroupLines) {
-      out << pad << "... " << list.size() - i << " more series ("
-          << SeriesNodes(g, std::vector<GroupSeries>(list.begin() + static_cast<long>(i),
-                                                     list.end()))
-          << " nodes)\n";
+      uint64_t rest = 0;
+      for (size_t k = i; k < list.size(); ++k) {
+        rest += uint64_t{list[k].count} * g.kinds[list[k].kind].size;
+      }
+      out << pad << "... " << list.size() - i << " more series (" << rest << " nodes)\n";
       return;
     }
     const GroupSeries& s = list[i];

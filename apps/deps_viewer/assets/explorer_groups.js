@@ -24,7 +24,7 @@ function buildGroups(g) {
   const position = new Uint32Array(g.n);
   for (let p = 0; p < order.length; p++) position[order[p]] = p;
   return {
-    kinds: d.kinds.map((k) => ({ label: k.label, size: k.size, tasks: k.tasks, children: k.children })),
+    kinds: d.kinds,
     series: triples(d.series, 0), order, position,
     /** Series nested in the instance starting at absolute position `start` of `kind`. */
     childrenOf(kind, start) { return triples(this.kinds[kind].children, start); },
@@ -115,8 +115,10 @@ function createStructure(g, G, ui) {
   function toggle(li) {
     if (!li._expand) return;
     if (li._open) {
-      for (const child of li._open) child._close ? child._close() : null;
-      for (const child of li._open) child.remove();
+      for (const child of li._open) {
+        if (child._open) toggle(child);  // closes what is open below it first
+        child.remove();
+      }
       li._open = null;
       li.firstChild.textContent = '\u25b8';
       return;
@@ -125,7 +127,6 @@ function createStructure(g, G, ui) {
     let after = li;
     for (const k of kids) { after.after(k); after = k; }
     li._open = kids;
-    li._close = () => { if (li._open) toggle(li); };
     li.firstChild.textContent = '\u25be';
   }
 

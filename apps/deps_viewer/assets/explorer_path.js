@@ -17,8 +17,8 @@ function createPathTool(g, ui) {
 
   // One node for a typed reference: an id form, or a kernel name that names exactly one task.
   function resolve(text) {
-    const found = searchNodes(g, text, 2);
     if (!String(text).trim()) return { error: 'give a task' };
+    const found = searchNodes(g, text, 2);
     if (found.total === 1) return { node: found.nodes[0] };
     if (!found.total) return { error: 'no task matches ' + JSON.stringify(String(text).trim()) };
     return { error: found.total.toLocaleString('en-US') + ' tasks match ' +

@@ -24,8 +24,8 @@ function createSearch(g, st, ui) {
 
   /** Runs a search: fills the list, marks every match; returns the listed raw ids. */
   function run(text) {
-    const listed = searchNodes(g, text);
-    all = String(text).trim() ? searchNodes(g, text, Infinity).nodes : [];
+    all = searchNodes(g, text, Infinity).nodes;
+    const listed = all.slice(0, SEARCH_LIMIT);
     current = -1;
     active = -1;
     st.matchHl = all.length ? new Uint8Array(g.n) : null;
@@ -37,14 +37,14 @@ function createSearch(g, st, ui) {
       box.innerHTML = '';
       return [];
     }
-    box.innerHTML = listed.nodes.map((i) => '<div class="result" data-id="' + g.ids[i] + '">' +
+    box.innerHTML = listed.map((i) => '<div class="result" data-id="' + g.ids[i] + '">' +
       ui.esc(nodeLabel(g, i)) + '</div>').join('') +
-      (listed.total > listed.nodes.length ? '<div class="more">' +
-        (listed.total - listed.nodes.length).toLocaleString('en-US') +
+      (all.length > listed.length ? '<div class="more">' +
+        (all.length - listed.length).toLocaleString('en-US') +
         ' more matches not listed (Enter / \u203a walks through all of them)</div>' : '') +
-      (listed.total ? '' : '<div class="more">no task matches</div>');
+      (all.length ? '' : '<div class="more">no task matches</div>');
     box.hidden = false;
-    return listed.nodes.map((i) => g.ids[i]);
+    return listed.map((i) => g.ids[i]);
   }
 
   /** Selects and centres the next (delta 1) or previous (-1) match; returns its raw id. */
