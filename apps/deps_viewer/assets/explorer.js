@@ -11,6 +11,7 @@
   const fmt = (n) => Number(n).toLocaleString('en-US');
 
   const api = { ready: false, firstPaintMs: null };
+  const STRUCTURE_OPEN_MIN_NODES = 1000;
   const START_NOTE = 'too large to read whole: this is its start, at a zoom where labels read; f fits all of it';
   window.explorer = api;
 
@@ -691,7 +692,10 @@
   updateHeader();
   computeColours();
   R.resize();
-  if (structure) showStructure(true);  // before the first view: it takes the left side
+  // Open by default where it pays for the room it takes: on small graphs the canvas shows the
+  // structure itself, and the outline would list runs of single tasks. Before the first view,
+  // which it narrows.
+  if (structure && g.n >= STRUCTURE_OPEN_MIN_NODES) showStructure(true);
   if (!R.initialView()) setNote(START_NOTE);
   const m = /(?:^#|&)task=(\d+)/.exec(location.hash);
   if (m && byId(m[1]) >= 0) select(byId(m[1]), true);

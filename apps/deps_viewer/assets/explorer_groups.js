@@ -54,7 +54,6 @@ function groupChain(G, i) {
  * rows() }.
  */
 function createStructure(g, G, ui) {
-  const box = document.getElementById('structure');
   const tree = document.getElementById('structure-tree');
   const name = (s) => 'G' + s.kind;
   const sizeText = (k) => {
@@ -142,7 +141,6 @@ function createStructure(g, G, ui) {
     li.textContent = (g.n - covered).toLocaleString('en-US') + ' node(s) outside any group';
     tree.appendChild(li);
   }
-  box.hidden = false;
 
   tree.addEventListener('click', (e) => {
     const li = e.target.closest('li');
