@@ -7,6 +7,7 @@
 #include <map>
 
 #include "depgraph/internal/html_escape.h"
+#include "depgraph/render/grouped_layout.h"
 #include "depgraph/render/layered_layout.h"
 #include "explorer_assets.h"
 #include "html_page.h"
@@ -168,8 +169,9 @@ void SeriesArray(Sink& s, const std::vector<GroupSeries>& series) {
 }
 
 // The repeated structure (graph/task_groups.h), when there is any: `groups` {kinds, series,
-// order}; see docs/explorer.md, "Data format".
-void WriteGroups(const TaskGrouping& grouping, Sink& s) {
+// order}, and `box` (the grouped layout's boxes, when the page is drawn with it); see
+// docs/explorer.md, "Data format".
+void WriteGroups(const TaskGrouping& grouping, const std::vector<float>* boxes, Sink& s) {
   if (grouping.series.empty()) return;
   s.Lit(",\"groups\":{\"kinds\":[");
   for (size_t k = 0; k < grouping.kinds.size(); ++k) {
@@ -188,6 +190,9 @@ void WriteGroups(const TaskGrouping& grouping, Sink& s) {
   s.Lit("],\"series\":");
   SeriesArray(s, grouping.series);
   IntArray(s, "order", grouping.order.size(), [&](size_t i) { return grouping.order[i]; });
+  if (boxes != nullptr) {
+    IntArray(s, "box", boxes->size(), [&](size_t i) { return std::lround((*boxes)[i]); });
+  }
   s.Lit("}");
 }
 
@@ -237,10 +242,28 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   summary->cycle = !reduction.is_dag;
   summary->task_details = options.task_details;
 
-  LayeredLayoutOptions layout_options;
-  layout_options.layer_gap = 160.0f;  // room for a 116-unit box ("(2, 1408) · QK") and arrows
-  if (reduction.is_dag) layout_options.include = &reduced.shown;
-  const LayeredLayout layout = ComputeLayeredLayout(graph, layout_options);
+  // Graphs large enough to want their structure drawn (and that have some) get the grouped
+  // layout, where every group owns a box; the others the flat layered one.
+  const TaskGrouping grouping = ComputeTaskGroups(graph, labels);
+  const bool grouped = !grouping.series.empty() && v >= kGroupedLayoutMinNodes;
+  std::vector<float> x, y, boxes;
+  uint32_t num_layers = 0;
+  if (grouped) {
+    GroupedLayoutOptions grouped_options;
+    if (reduction.is_dag) grouped_options.include = &reduced.shown;
+    GroupedLayout layout = ComputeGroupedLayout(graph, grouping, grouped_options);
+    x = std::move(layout.x);
+    y = std::move(layout.y);
+    boxes = std::move(layout.boxes);
+  } else {
+    LayeredLayoutOptions layout_options;
+    layout_options.layer_gap = 160.0f;  // room for a 116-unit box ("(2, 1408) · QK") and arrows
+    if (reduction.is_dag) layout_options.include = &reduced.shown;
+    LayeredLayout layout = ComputeLayeredLayout(graph, layout_options);
+    x = std::move(layout.x);
+    y = std::move(layout.y);
+    num_layers = layout.num_layers;
+  }
 
   Sink s(out);
   s.Lit("{\"v\":1,\"name\":");
@@ -266,7 +289,7 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   s.Lit(",\"retained\":");
   s.UInt(summary->retained);
   s.Lit("},\"layers\":");
-  s.UInt(layout.num_layers);
+  s.UInt(num_layers);
 
   s.Lit(",\"ids\":[");
   for (size_t i = 0; i < v; ++i) {
@@ -277,8 +300,8 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
     s.MaybeFlush();
   }
   s.Lit("]");
-  IntArray(s, "x", v, [&](size_t i) { return std::lround(layout.x[i]); });
-  IntArray(s, "y", v, [&](size_t i) { return std::lround(layout.y[i]); });
+  IntArray(s, "x", v, [&](size_t i) { return std::lround(x[i]); });
+  IntArray(s, "y", v, [&](size_t i) { return std::lround(y[i]); });
 
   // Kind and core type in one character per node: '0' + kind * 4 + core.
   s.Lit(",\"kc\":\"");
@@ -332,7 +355,7 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   }
   s.Lit("]");
   if (options.perf != nullptr) WritePerfData(graph, *options.perf, s);
-  WriteGroups(ComputeTaskGroups(graph, labels), s);
+  WriteGroups(grouping, grouped ? &boxes : nullptr, s);
 
   s.Lit(",\"pairs\":[");
   for (size_t p = 0; p < e; ++p) {
@@ -437,7 +460,7 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
     } else if (key == "JS") {
       out << assets::kExplorerDataJs << "\n" << assets::kExplorerRenderJs << "\n"
           << assets::kExplorerSearchJs << "\n" << assets::kExplorerPathJs << "\n"
-          << assets::kExplorerGroupsJs << "\n"
+          << assets::kExplorerGroupsJs << "\n" << assets::kExplorerUnitsJs << "\n"
           << assets::kExplorerJs;
     } else {
       out << html.substr(mark, close + 2 - mark);

@@ -37,6 +37,11 @@ struct ExplorerPageOptions {
 /// docs/explorer.md, "Limits").
 inline constexpr size_t kExplorerDetailsMaxTasks = 300000;
 
+/// From this many nodes, a graph with repeated structure is drawn with the grouped layout
+/// (render/grouped_layout.h) and opens with its groups collapsed; smaller ones stay flat, as
+/// the canvas shows them whole (the same bound opens the structure outline by default).
+inline constexpr size_t kGroupedLayoutMinNodes = 1000;
+
 /// Per-mode visible edge counts of a written page (what deps_viewer reports for each mode).
 struct ExplorerPageSummary {
   size_t full = 0;

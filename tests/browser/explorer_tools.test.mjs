@@ -165,11 +165,38 @@ describe('Explorer tools', { skip }, () => {
     });
     assert.ok(box.sub <= box.t + 0.5, JSON.stringify(box));
     assert.match(box.text, /65,792 tasks/);
-    // The "this is its start" note goes once the whole graph is fitted.
-    assert.match(await page.evaluate(() => window.explorer.noteText()), /f fits all of it/);
+    // The first view: the 256 requests as 256 labelled boxes (inside the open series' frame),
+    // the whole graph at once, no task box.
+    let boxes = await page.evaluate(() => window.explorer.groupBoxes());
+    const closed = boxes.filter((b) => !b.open);
+    assert.equal(closed.length, 256);
+    assert.ok(boxes.length <= 300, `${boxes.length} boxes`);
+    assert.deepEqual(boxes.filter((b) => b.open).map((b) => b.title), ['G0 \u00d7256']);
+    assert.equal(await page.evaluate(() => window.explorer.shownNodeCount()), 0);
+    assert.ok(await page.evaluate(() => window.explorer.unitLabelsDrawn()) >= 256);
+    assert.equal(await page.evaluate(() => window.explorer.noteText()), '', 'the whole graph shows');
     await screenshot(page, 'explorer_pa_case1_first_view');
+    // Opening request 17 draws its inside in its box; no other box moves.
+    const before = Object.fromEntries(closed.map((b) => [b.title, b]));
+    const r17 = closed.find((b) => b.title === '#17');
+    assert.match(r17.detail, /257 nodes/);
+    await page.evaluate((u) => window.explorer.toggleGroup(u), r17.unit);
+    boxes = await page.evaluate(() => window.explorer.groupBoxes());
+    for (const b of boxes.filter((x) => !x.open && before[x.title])) {
+      assert.deepEqual([b.x0, b.y0, b.x1, b.y1], [before[b.title].x0, before[b.title].y0,
+        before[b.title].x1, before[b.title].y1], b.title);
+    }
+    const inside = boxes.filter((b) => b.x0 >= r17.x0 && b.x1 <= r17.x1 && b.y0 >= r17.y0 &&
+      b.y1 <= r17.y1 && b.unit !== r17.unit);
+    assert.deepEqual(inside.map((b) => b.title), ['G1 \u00d764'], 'its 64 blocks, collapsed');
+    assert.equal(await page.evaluate(() => window.explorer.shownNodeCount()), 1, 'its allocation');
+    // The allocation feeds all 64 blocks: one arrow carrying 64 pairs (full mode).
+    const arrows = await page.evaluate(() => window.explorer.groupArrows());
+    assert.deepEqual(arrows.map((a) => a.count), [64]);
+    await page.evaluate((u) => window.explorer.toggleGroup(u), inside[0].unit);
+    assert.equal(await page.evaluate(() => window.explorer.shownNodeCount()), 1);
+    assert.equal((await page.evaluate(() => window.explorer.groupBoxes())).filter((b) => !b.open).length, 255 + 64);
     await page.keyboard.press('f');
-    assert.equal(await page.evaluate(() => window.explorer.noteText()), '');
     // The structure: 256 requests of 64 blocks, as depgraph query --groups finds it.
     const groups = JSON.parse(run(tools.cli, ['query', deps, '--groups', '--json'])).groups;
     const pageGroups = await page.evaluate(() => window.explorer.groups());
@@ -199,9 +226,19 @@ describe('Explorer tools', { skip }, () => {
     const current = (await page.evaluate(() => window.explorer.structureRows())).filter((r) => r.current);
     assert.equal(current.length, 1);
     assert.match(current[0].text, /^G1 #5 /);
+    // ... and the boxes on the canvas: request 18 and its block 5 open, the task drawn.
+    const open = (await page.evaluate(() => window.explorer.groupBoxes())).filter((b) => b.open);
+    assert.ok(open.some((b) => b.title === '#18') && open.some((b) => b.title === '#5'),
+      JSON.stringify(open.map((b) => b.title)));
+    const at = await page.evaluate((id) => window.explorer.screenPosition(id), task);
+    assert.ok(at.x > 0 && at.y > 0, JSON.stringify(at));
+    // Search marks the collapsed boxes holding matches, with their counts.
     await page.fill('#search', 'UP');
     await page.press('#search', 'Enter');
     assert.equal((await page.textContent('#search-count')).trim(), '1/16,384');
+    const marked17 = (await page.evaluate(() => window.explorer.groupBoxes())).filter((b) => b.matches);
+    assert.ok(marked17.length >= 250, `${marked17.length} boxes hold matches`);
+    assert.ok(marked17.every((b) => b.matches === 64 || b.matches === 1), JSON.stringify(marked17.slice(0, 3)));
     await screenshot(page, 'explorer_pa_case1_search');
 
 

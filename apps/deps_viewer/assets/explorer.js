@@ -28,6 +28,10 @@
     nodeHl: null, pairHl: null, hlKind: null, hlDepth: 0,
     selected: -1, second: -1, labels: true, note: '', matchHl: null,
   };
+  // The grouping (the outline) and its boxes on the canvas, which the renderer draws.
+  const G = buildGroups(g);
+  const units = createUnits(g, G);
+  st.units = units;
   const canvas = $('view');
   const R = createRenderer(g, canvas, $('minimap'), st);
   timings.renderer = performance.now();
@@ -52,6 +56,7 @@
     if (!MODES.includes(mode)) return false;
     st.mode = mode;
     st.mask = modeMask(g, mode);
+    if (units) units.refresh(st.mask);
     $('mode').value = mode;
     updateHeader();
     if (st.hlKind === 'anc' || st.hlKind === 'desc' || st.hlKind === 'both') applyHighlight();
@@ -344,6 +349,7 @@
     if (st.hlKind === 'path') clearHighlight();
     showPanel(i);
     if (structure && !$('structure').hidden) structure.reveal(i);
+    if (units) units.reveal(i, st.mask);  // the boxes holding it open
     const hash = '#task=' + g.ids[i];
     if (location.hash !== hash) history.replaceState(null, '', hash);
     if (st.hlKind === 'anc' || st.hlKind === 'desc' || st.hlKind === 'both') applyHighlight();
@@ -369,8 +375,22 @@
     updateStatus();
   }
 
+  // ---- groups on the canvas: a click on a box opens it, on an open one's header closes it ----
+  function toggleUnit(id) {
+    if (!units || id < 0) return false;
+    units.setOpen(id, !units.open[id], st.mask);
+    setNote((units.open[id] ? 'opened ' : 'closed ') + units.title(id) + ' (' + units.detail(id) + ')');
+    R.invalidate();
+    return true;
+  }
+  // Key e: every group open (the flat drawing), or back to the first view's boxes.
+  function toggleExpandAll() {
+    if (!units) return setNote('no groups drawn on this page');
+    if (units.open.every((o) => o)) units.firstView(st.mask); else units.expandAll(st.mask);
+    R.invalidate();
+  }
+
   // ---- the structure outline (repeated groups) ----
-  const G = buildGroups(g);
   let structure = null;
   function showStructure(on) {
     if (!structure) return setNote('no repeated structure found in this graph');
@@ -430,6 +450,16 @@
     const tip = $('hover');
     if (!hoverAt) { tip.hidden = true; return; }
     const i = R.hitTest(hoverAt.x, hoverAt.y);
+    const u = i < 0 ? R.hitUnit(hoverAt.x, hoverAt.y) : -1;
+    if (u >= 0) {
+      canvas.style.cursor = 'pointer';
+      tip.textContent = units.title(u) + ' \u2014 ' + units.detail(u) + ' (click to ' +
+        (units.open[u] ? 'close' : 'open') + ')';
+      tip.style.left = (hoverAt.x + 14) + 'px';
+      tip.style.top = (hoverAt.y + 14) + 'px';
+      tip.hidden = false;
+      return;
+    }
     if (i < 0) { tip.hidden = true; canvas.style.cursor = ''; return; }
     canvas.style.cursor = 'pointer';
     const duration = durationText(g, i);
@@ -477,7 +507,7 @@
     if (!clicked || e.target !== canvas) return;
     const p = local(e);
     const i = R.hitTest(p.x, p.y);
-    if (i < 0) return;
+    if (i < 0) return toggleUnit(R.hitUnit(p.x, p.y));
     if (e.shiftKey) selectSecond(i); else select(i, false);
   });
   canvas.addEventListener('wheel', (e) => {
@@ -577,6 +607,7 @@
         const order = colourOrder();
         setColourBy(order[(order.indexOf(st.colourBy) + 1) % order.length]);
       },
+      'e': toggleExpandAll,
       't': toggleDuration, 'g': () => showStructure(!structure || $('structure').hidden),
       '1': () => setMode('full'), '2': () => setMode('reduced'),
       '3': () => setMode('reduced_dataflow'), '4': () => setMode('retained'),
@@ -642,12 +673,26 @@
     return G && i >= 0 ? groupChain(G, i).map((c) => ({ kind: c.series.kind, count: c.series.count,
       instance: c.instance })) : null;
   };
+  // Groups on the canvas: the boxes drawn now (title, what they hold, open or not, their
+  // screen rectangle), opening or closing one, every group open or the first view again.
+  api.groupBoxes = () => (units ? units.drawn.map((id) => {
+    const u = units.units[id], v = R.view, marks = units.marks(st);
+    return { unit: id, title: units.title(id), detail: units.detail(id), open: !!units.open[id],
+      matches: marks.matches[id], highlight: marks.hl[id],
+      x0: u.x0 * v.s + v.tx, y0: u.y0 * v.s + v.ty, x1: u.x1 * v.s + v.tx, y1: u.y1 * v.s + v.ty };
+  }) : []);
+  api.shownNodeCount = () => { let c = 0; for (let i = 0; i < g.n; i++) c += units && units.hidden[i] ? 0 : 1; return c; };
+  api.toggleGroup = (unit) => toggleUnit(unit);
+  api.expandAll = () => { if (units) { units.expandAll(st.mask); R.invalidate(); } };
+  api.groupArrows = () => (units ? Array.from(units.agg.count).map((c, k) => ({
+    from: units.agg.from[k], to: units.agg.to[k], count: c })) : []);
+  api.unitLabelsDrawn = () => R.unitLabelsDrawn || 0;
   api.structureRows = () => (structure ? structure.rows() : []);
   api.toggleStructureRow = (k) => structure && structure.toggleRow(k);
   api.clickStructureRow = (k) => structure && structure.clickRow(k);
   api.highlighted = () => (st.nodeHl ? ids(Array.from(st.nodeHl.keys()).filter((i) => st.nodeHl[i])) : []);
   api.zoom = () => R.view.s;
-  api.labelsDrawn = () => st.labels && R.nodeLegible();
+  api.labelsDrawn = () => st.labels && (R.nodeLegible() || (R.unitLabelsDrawn || 0) > 0);
   api.markedNeighbours = () => (st.selected >= 0 && st.neighbours
     ? { preds: ids(st.neighbours.preds), succs: ids(st.neighbours.succs) } : null);
   api.neighbours = (id) => {
@@ -688,6 +733,7 @@
     $('color-by').appendChild(option);
   }
   st.mask = modeMask(g, st.mode);
+  if (units) units.firstView(st.mask);
   $('mode').value = st.mode;
   updateHeader();
   computeColours();

@@ -14,6 +14,13 @@ const EDGE_COLOUR = '#8d99a8', EDGE_FAINT = '#e2e5e9';
 // Ancestors, descendants, a path, the critical path (teal: the duration scale ends in red).
 const HL_COLOURS = { 1: '#1a73e8', 2: '#e8710a', 3: '#7b1fa2', 4: '#00897b' };
 const MATCH_COLOUR = '#f9ab00';                     // search matches
+// Groups: open frames by depth, collapsed boxes by kind (a light hue), their arrows.
+const UNIT_FILLS = ['#f6f8fb', '#eef2f7'], UNIT_FRAME = '#c3ccd8', UNIT_BORDER = '#6b7a8c';
+const UNIT_EDGE = '#7d8a99';
+/** A collapsed box's fill: a light hue per kind; faded when other things are highlighted. */
+function unitFill(kind, faded) {
+  return 'hsl(' + ((kind * 67 + 205) % 360) + ',' + (faded ? '20%,96%)' : '48%,88%)');
+}
 const NEIGHBOUR_COLOURS = ['#1a73e8', '#e8710a'];   // the selection's predecessors, successors
 
 /** Creates the renderer for model `g` on `canvas`; `st` is the shared drawing state. */
@@ -34,6 +41,13 @@ function createRenderer(g, canvas, minimap, st) {
   }
   if (!g.n) { minX = minY = 0; maxX = maxY = 1; }
   const bounds = { x0: minX - NODE_W, y0: minY - NODE_H, x1: maxX + NODE_W, y1: maxY + NODE_H };
+  if (st.units) {  // group boxes reach a margin beyond their nodes
+    for (const id of st.units.roots) {
+      const u = st.units.units[id];
+      bounds.x0 = Math.min(bounds.x0, u.x0 - 20); bounds.y0 = Math.min(bounds.y0, u.y0 - 20);
+      bounds.x1 = Math.max(bounds.x1, u.x1 + 20); bounds.y1 = Math.max(bounds.y1, u.y1 + 20);
+    }
+  }
   r.bounds = bounds;
 
   // Spatial grid: nodes bucketed by cell (CSR), for culling when zoomed in and hit tests.
@@ -150,6 +164,7 @@ function createRenderer(g, canvas, minimap, st) {
     const hw = NODE_W / 2, hh = NODE_H / 2;
     const mask = st.mask, nodeHl = st.nodeHl, pairHl = st.pairHl, matchHl = st.matchHl;
     const x = g.x, y = g.y, src = g.src, dst = g.dst;
+    const U = st.units, hidden = U ? U.hidden : null;
 
     // Edges: one path per batch; culled by their bounding box. Far out (nodes under 3 device
     // pixels) an edge shorter than 1.5 pixels is left out (its nodes' marks cover it) and an
@@ -167,6 +182,7 @@ function createRenderer(g, canvas, minimap, st) {
       const p = edgeOrder[k];
       if (!mask[p]) continue;
       const a = src[p], b = dst[p];
+      if (hidden && (hidden[a] || hidden[b])) continue;
       const x1 = x[a] + hw, x2 = x[b] - hw, y1 = y[a], y2 = y[b];
       if ((x1 < x2 ? x2 : x1) < wx0 || (x1 < x2 ? x1 : x2) > wx1 ||
           (y1 < y2 ? y2 : y1) < wy0 || (y1 < y2 ? y1 : y2) > wy1) continue;
@@ -190,6 +206,8 @@ function createRenderer(g, canvas, minimap, st) {
     c.fillStyle = '#ffffff';
     c.fillRect(0, 0, w, h);
     c.setTransform(s, 0, 0, s, ox, oy);
+    const unitMarks = U ? U.marks(st) : null;
+    if (U) drawUnitFrames(c, U, px, wx0, wy0, wx1, wy1);
     c.lineWidth = px * (nodePx > 14 ? 1.2 : 0.9);
     c.strokeStyle = nodeHl ? EDGE_FAINT : EDGE_COLOUR;
     c.globalAlpha = far ? 0.6 : 1;
@@ -206,6 +224,7 @@ function createRenderer(g, canvas, minimap, st) {
           const p = edgeOrder[k];
           if (pairHl[p] !== code || !mask[p] && code < 3) continue;
           const a = src[p], b = dst[p];
+          if (hidden && (hidden[a] || hidden[b])) continue;
           const x1 = x[a] + hw, x2 = x[b] - hw, y1 = y[a], y2 = y[b];
           if ((x1 < x2 ? x2 : x1) < wx0 || (x1 < x2 ? x1 : x2) > wx1 ||
               (y1 < y2 ? y2 : y1) < wy0 || (y1 < y2 ? y1 : y2) > wy1) continue;
@@ -217,6 +236,8 @@ function createRenderer(g, canvas, minimap, st) {
       }
     }
 
+    if (U) drawUnitBoxes(c, U, unitMarks, s, px, wx0, wy0, wx1, wy1, arrows, al);
+
     // Nodes: visible ones bucketed by colour (and dimmed or not), one fill per bucket. Far
     // out, one mark per device pixel (the first node there; highlighted ones always).
     const minSide = 2 * px;
@@ -227,6 +248,7 @@ function createRenderer(g, canvas, minimap, st) {
     forNodesIn(wx0 - hw, wy0 - hh, wx1 + hw, wy1 + hh, (i) => {
       const xi = x[i], yi = y[i];
       if (xi + hw < wx0 || xi - hw > wx1 || yi + hh < wy0 || yi - hh > wy1) return;
+      if (hidden && hidden[i]) return;
       const lit = nodeHl && nodeHl[i];
       if (far && !lit && !(matchHl && matchHl[i]) && !seen.pixel(xi * s + ox, yi * s + oy)) return;
       const k = col[i] * 2 + (nodeHl && !lit ? 1 : 0);
@@ -279,6 +301,7 @@ function createRenderer(g, canvas, minimap, st) {
         c.strokeStyle = NEIGHBOUR_COLOURS[side];
         c.beginPath();
         for (const j of list) {
+          if (hidden && hidden[j]) continue;  // its box's arrow shows the pair
           if (side === 0) { c.moveTo(x[j] + hw, y[j]); c.lineTo(x[sel] - hw, y[sel]); }
           else { c.moveTo(x[sel] + hw, y[sel]); c.lineTo(x[j] - hw, y[j]); }
           c.rect(x[j] - rw / 2 - px, y[j] - rh / 2 - px, rw + 2 * px, rh + 2 * px);
@@ -301,6 +324,9 @@ function createRenderer(g, canvas, minimap, st) {
       }
       c.setTransform(s, 0, 0, s, v.tx * dpr, v.ty * dpr);
     }
+    const boxLabels = U && st.labels ? drawUnitLabels(c, U, unitMarks, s, ox, oy, wx0, wy0, wx1, wy1) : 0;
+    if (c === ctx) r.unitLabelsDrawn = boxLabels;  // the screen's, not the overview's
+    c.setTransform(s, 0, 0, s, ox, oy);
     // Selection marks on top, at least a few pixels large.
     const mark = (i, colour) => {
       if (i < 0) return;
@@ -313,6 +339,129 @@ function createRenderer(g, canvas, minimap, st) {
     mark(st.second, '#7b1fa2');
     mark(st.selected, '#d93025');
     return visible.length;
+  }
+
+  // Open groups: a light frame each (deeper ones a shade darker), under everything else.
+  function drawUnitFrames(c, U, px, wx0, wy0, wx1, wy1) {
+    c.lineWidth = px;
+    c.strokeStyle = UNIT_FRAME;
+    for (const id of U.drawn) {
+      if (!U.open[id]) continue;
+      const u = U.units[id];
+      if (u.x1 < wx0 || u.x0 > wx1 || u.y1 < wy0 || u.y0 > wy1) continue;
+      c.fillStyle = UNIT_FILLS[u.depth % UNIT_FILLS.length];
+      c.fillRect(u.x0, u.y0, u.x1 - u.x0, u.y1 - u.y0);
+      c.strokeRect(u.x0, u.y0, u.x1 - u.x0, u.y1 - u.y0);
+    }
+  }
+  // Collapsed groups: a filled box each, with its marks (search matches, highlights), and the
+  // aggregated arrows between boxes and nodes (wider the more pairs they carry).
+  function drawUnitBoxes(c, U, marks, s, px, wx0, wy0, wx1, wy1, arrows, al) {
+    for (const id of U.drawn) {
+      if (U.open[id]) continue;
+      const u = U.units[id];
+      if (u.x1 < wx0 || u.x0 > wx1 || u.y1 < wy0 || u.y0 > wy1) continue;
+      const w = u.x1 - u.x0, h = u.y1 - u.y0;
+      c.fillStyle = unitFill(u.kind, st.nodeHl && !marks.hl[id]);
+      c.fillRect(u.x0, u.y0, w, h);
+      c.lineWidth = px * 1.2;
+      c.strokeStyle = UNIT_BORDER;
+      c.strokeRect(u.x0, u.y0, w, h);
+      if (marks.hl[id]) {
+        c.lineWidth = px * 3;
+        c.strokeStyle = HL_COLOURS[marks.hl[id]];
+        c.strokeRect(u.x0 - 2 * px, u.y0 - 2 * px, w + 4 * px, h + 4 * px);
+      }
+      if (marks.matches[id]) {
+        c.lineWidth = px * 3;
+        c.strokeStyle = MATCH_COLOUR;
+        c.strokeRect(u.x0 - 5 * px, u.y0 - 5 * px, w + 10 * px, h + 10 * px);
+      }
+    }
+    // The arrows on top: a wrapped row's arrow runs in the gap between the rows.
+    const A = U.agg, out = 10 * px;
+    const plain = new Path2D();
+    const lit = {};
+    for (let k = 0; k < A.n; k++) {
+      const pts = U.route(k, out);
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (let q = 0; q < pts.length; q += 2) {
+        x0 = Math.min(x0, pts[q]); x1 = Math.max(x1, pts[q]);
+        y0 = Math.min(y0, pts[q + 1]); y1 = Math.max(y1, pts[q + 1]);
+      }
+      if (x1 < wx0 || x0 > wx1 || y1 < wy0 || y0 > wy1) continue;
+      const code = marks.aggHl[k];
+      const into = code ? (lit[code] || (lit[code] = new Path2D())) : plain;
+      into.moveTo(pts[0], pts[1]);
+      for (let q = 2; q < pts.length; q += 2) into.lineTo(pts[q], pts[q + 1]);
+      const n = pts.length;
+      if (arrows || (x1 - x0 + y1 - y0) * s > 60) {
+        arrowHead(into, pts[n - 4], pts[n - 3], pts[n - 2], pts[n - 1], Math.max(al, 8 * px));
+      }
+    }
+    c.lineWidth = px * 1.4;
+    c.strokeStyle = st.nodeHl ? EDGE_FAINT : UNIT_EDGE;
+    c.stroke(plain);
+    c.lineWidth = px * 2.5;
+    for (const code in lit) { c.strokeStyle = HL_COLOURS[code]; c.stroke(lit[code]); }
+  }
+  // Labels of boxes in screen pixels: a collapsed box its title, what it holds and its search
+  // matches; an open one its title in its header row; an arrow carrying several pairs their
+  // count. Returns how many box labels were drawn.
+  function drawUnitLabels(c, U, marks, s, ox, oy, wx0, wy0, wx1, wy1) {
+    c.setTransform(1, 0, 0, 1, 0, 0);
+    c.textBaseline = 'top';
+    let drawn = 0;
+    const fit = (t, room, font) => {
+      const max = Math.floor(room / (font * 0.56));
+      return t.length <= max ? t : max < 2 ? '' : t.slice(0, max - 1) + '\u2026';
+    };
+    for (const id of U.drawn) {
+      const u = U.units[id];
+      if (u.x1 < wx0 || u.x0 > wx1 || u.y1 < wy0 || u.y0 > wy1) continue;
+      const X = u.x0 * s + ox, Y = u.y0 * s + oy, W = (u.x1 - u.x0) * s, H = (u.y1 - u.y0) * s;
+      if (U.open[id]) {
+        const font = Math.min(13, UNIT_HEADER * s * 0.6);
+        if (font < 8 || W < 40) continue;
+        c.font = font + 'px system-ui, sans-serif';
+        c.fillStyle = '#4b5563';
+        c.fillText(fit(U.title(id) + '  ' + U.detail(id), W - 10, font), X + 5, Y + (UNIT_HEADER * s - font) / 2);
+        continue;
+      }
+      if (W < 36 || H < 14) continue;
+      const font = Math.max(9, Math.min(14, H / 4.2, W / 7));
+      c.font = 'bold ' + font + 'px system-ui, sans-serif';
+      c.fillStyle = '#111827';
+      c.fillText(fit(U.title(id), W - 8, font), X + 4, Y + 3);
+      drawn++;
+      if (H >= font * 2.6) {
+        c.font = font * 0.9 + 'px system-ui, sans-serif';
+        c.fillStyle = '#374151';
+        c.fillText(fit(U.detail(id), W - 8, font * 0.9), X + 4, Y + 3 + font * 1.25);
+      }
+      if (marks.matches[id] && H >= font * 3.8) {
+        c.fillStyle = '#8a5a00';
+        c.fillText(fit(marks.matches[id].toLocaleString('en-US') + ' match' +
+          (marks.matches[id] === 1 ? '' : 'es'), W - 8, font * 0.9), X + 4, Y + 3 + font * 2.4);
+      }
+    }
+    const A = U.agg;
+    c.font = '11px system-ui, sans-serif';
+    c.textBaseline = 'middle';
+    for (let k = 0; k < A.n; k++) {
+      if (A.count[k] < 2) continue;
+      const pts = U.route(k, 10 / s), q = pts.length > 4 ? 4 : 0;  // the middle segment
+      const X1 = pts[q] * s + ox, Y1 = pts[q + 1] * s + oy, X2 = pts[q + 2] * s + ox, Y2 = pts[q + 3] * s + oy;
+      if (Math.abs(X2 - X1) + Math.abs(Y2 - Y1) < 50) continue;
+      const mx = (X1 + X2) / 2, my = (Y1 + Y2) / 2;
+      if (mx < 0 || my < 0 || mx > c.canvas.width || my > c.canvas.height) continue;
+      const t = '\u00d7' + A.count[k].toLocaleString('en-US'), tw = t.length * 6.4 + 6;
+      c.fillStyle = 'rgba(255,255,255,0.9)';
+      c.fillRect(mx - tw / 2, my - 8, tw, 16);
+      c.fillStyle = '#374151';
+      c.fillText(t, mx - tw / 2 + 3, my);
+    }
+    return drawn;
   }
 
   function arrowHead(c, x1, y1, x2, y2, len) {
@@ -494,7 +643,7 @@ function createRenderer(g, canvas, minimap, st) {
     const w = r.W - r.rightInset - r.leftInset;
     const all = fitView(w, r.H, 20);
     all.tx += r.leftInset;
-    if (all.s >= READABLE_ZOOM) {
+    if (all.s >= READABLE_ZOOM || st.units && boxesReadable(all.s)) {
       r.view = all;
       return true;
     }
@@ -523,6 +672,18 @@ function createRenderer(g, canvas, minimap, st) {
     };
     return false;
   };
+  // Whether the collapsed boxes (half of them at least) take a label at scale s.
+  function boxesReadable(s) {
+    const U = st.units, sizes = [];
+    for (const id of U.drawn) {
+      if (U.open[id]) continue;
+      const u = U.units[id];
+      sizes.push(Math.min((u.x1 - u.x0) * s / 36, (u.y1 - u.y0) * s / 18));
+    }
+    if (!sizes.length) return false;
+    sizes.sort((a, b) => a - b);
+    return sizes[sizes.length >> 1] >= 1;
+  }
   /** Zooms so that the graph's height fills the view, keeping the centre's x. */
   r.fitHeight = function () {
     const v = r.view, cx = (r.W / 2 - v.tx) / v.s;
@@ -574,13 +735,21 @@ function createRenderer(g, canvas, minimap, st) {
     const hw = Math.max(NODE_W / 2, 1 / v.s) + tol, hh = Math.max(NODE_H / 2, 1 / v.s) + tol;
     let best = -1, bestD = Infinity;
     if (hw > CW * 40) return -1;
+    const hidden = st.units ? st.units.hidden : null;
     forNodesIn(wx - hw, wy - hh, wx + hw, wy + hh, (i) => {
+      if (hidden && hidden[i]) return;
       const dx = Math.abs(g.x[i] - wx), dy = Math.abs(g.y[i] - wy);
       if (dx > hw || dy > hh) return;
       const d = dx * dx + dy * dy;
       if (d < bestD) { bestD = d; best = i; }
     });
     return best;
+  };
+  /** The group box (collapsed) or open group's header under the CSS pixel (sx, sy), or -1. */
+  r.hitUnit = function (sx, sy) {
+    if (!st.units) return -1;
+    const v = r.view;
+    return st.units.hit((sx - v.tx) / v.s, (sy - v.ty) / v.s, 2 / v.s);
   };
   r.nodeLegible = () => NODE_H * r.view.s >= 13;
   return r;
