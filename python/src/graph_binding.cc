@@ -4,6 +4,7 @@
 
 #include "depgraph/graph/graph_metrics.h"
 #include "depgraph/graph/graph_query.h"
+#include "depgraph/graph/task_groups.h"
 #include "depgraph/reduce/edge_mode.h"
 #include "graph_views.h"
 #include "reduce_binding.h"
@@ -105,6 +106,65 @@ py::object Path(const GraphPtr& g, py::handle a, py::handle b) {
   return py::none();
 }
 
+// The series of `list` (first and last ids, children for the first instance of each), as in
+// `depgraph query --groups --json`.
+py::list SeriesList(const DepGraph& graph, const TaskGrouping& g,
+                    const std::vector<GroupSeries>& list, uint32_t base) {
+  py::list out;
+  for (const GroupSeries& s : list) {
+    const GroupKind& kind = g.kinds[s.kind];
+    const uint32_t begin = base + s.begin;
+    py::dict item;
+    item["kind"] = s.kind;
+    item["count"] = s.count;
+    item["size"] = kind.size;
+    item["first"] = graph.nodes[g.order[begin]];
+    item["last"] = graph.nodes[g.order[begin + s.count * kind.size - 1]];
+    item["children"] = SeriesList(graph, g, kind.children, begin);
+    out.append(item);
+  }
+  return out;
+}
+
+// `depgraph query --groups --json`: the repeated structure (graph/task_groups.h), ids as ints.
+py::dict Groups(const GraphPtr& g) {
+  const DepGraph& graph = g->graph();
+  const std::vector<TaskLabel>& labels = g->Labels();
+  TaskGrouping grouping;
+  {
+    py::gil_scoped_release release;
+    grouping = ComputeTaskGroups(graph, labels);
+  }
+  py::list kinds;
+  for (size_t k = 0; k < grouping.kinds.size(); ++k) {
+    const GroupKind& kind = grouping.kinds[k];
+    py::dict item;
+    item["id"] = k;
+    item["label"] = kind.label;
+    item["size"] = kind.size;
+    item["tasks"] = kind.tasks;
+    item["kernels"] = kind.kernels;
+    item["depth"] = kind.depth;
+    item["instances"] = kind.instances;
+    py::list children;
+    for (const GroupSeries& c : kind.children) {
+      py::dict child;
+      child["kind"] = c.kind;
+      child["count"] = c.count;
+      child["offset"] = c.begin;
+      children.append(child);
+    }
+    item["children"] = children;
+    kinds.append(item);
+  }
+  py::dict out;
+  out["nodes"] = graph.nodes.size();
+  out["covered"] = grouping.covered;
+  out["kinds"] = kinds;
+  out["series"] = SeriesList(graph, grouping, grouping.series, 0);
+  return out;
+}
+
 }  // namespace
 
 void BindGraph(py::module_& m) {
@@ -150,6 +210,9 @@ void BindGraph(py::module_& m) {
       .def("stats", &Stats, "the counts of deps_viewer --stats, as a dict")
       .def("query", &Query, py::arg("task"), py::arg("depth") = 0,
            "neighbours (and reach to `depth`) of a task: depgraph query --task --json")
+      .def("groups", &Groups,
+           "the repeated structure (series of identical instances, nested), as a dict: "
+           "depgraph query --groups --json")
       .def("path", &Path, py::arg("a"), py::arg("b"),
            "ids of a shortest path from a to b, or None: depgraph query --path --json")
       .def(

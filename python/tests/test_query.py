@@ -43,3 +43,25 @@ def test_query_and_path_take_every_reference_form(pa_small):
     assert g.path((2, 7), (1, 0)) is None
     with pytest.raises(depgraph.Error, match="no task"):
         g.path((1, 0), (7, 7))
+
+
+def ids_as_ints(series):
+    """query --groups --json series with their decimal-string ids as ints."""
+    return [dict(s, first=int(s["first"]), last=int(s["last"]), children=ids_as_ints(s["children"]))
+            for s in series]
+
+
+@pytest.mark.parametrize("capture", CAPTURES, ids=capture_id)
+def test_groups_as_the_cli(capture):
+    path = capture / "deps.json"
+    _, answer = cli_json("query", path, "--groups")
+    expected = dict(answer["groups"], series=ids_as_ints(answer["groups"]["series"]))
+    assert depgraph.load(path).groups() == expected
+
+
+def test_groups_find_the_blocks_of_a_request(pa_small):
+    groups = depgraph.load(pa_small).groups()
+    assert groups["nodes"] == len(depgraph.load(pa_small))
+    assert groups["series"], "paged attention repeats its block body"
+    kind = groups["kinds"][groups["series"][0]["kind"]]
+    assert kind["label"] and kind["size"] >= 4
