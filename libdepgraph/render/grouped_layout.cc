@@ -35,7 +35,8 @@ void Arrange(Content& c, const GroupedLayoutOptions& o) {
   for (uint32_t i = 0; i < n; ++i) out_off[i + 1] += out_off[i], in_off[i + 1] += in_off[i];
   std::vector<uint32_t> out(out_off[n]), in(in_off[n]);
   {
-    std::vector<uint32_t> fo(out_off.begin(), out_off.end() - 1), fi(in_off.begin(), in_off.end() - 1);
+    std::vector<uint32_t> fo(out_off.begin(), out_off.end() - 1),
+        fi(in_off.begin(), in_off.end() - 1);
     for (auto [a, b] : c.links) {
       if (a < b) out[fo[a]++] = b, in[fi[b]++] = a;
     }
@@ -44,12 +45,14 @@ void Arrange(Content& c, const GroupedLayoutOptions& o) {
   // possible: just before the earliest successor.
   std::vector<uint32_t> layer(n, 0);
   for (uint32_t a = 0; a < n; ++a) {
-    for (uint32_t k = out_off[a]; k < out_off[a + 1]; ++k) layer[out[k]] = std::max(layer[out[k]], layer[a] + 1);
+    for (uint32_t k = out_off[a]; k < out_off[a + 1]; ++k)
+      layer[out[k]] = std::max(layer[out[k]], layer[a] + 1);
   }
   for (uint32_t a = n; a-- > 0;) {
     if (out_off[a] == out_off[a + 1]) continue;
     uint32_t earliest = std::numeric_limits<uint32_t>::max();
-    for (uint32_t k = out_off[a]; k < out_off[a + 1]; ++k) earliest = std::min(earliest, layer[out[k]]);
+    for (uint32_t k = out_off[a]; k < out_off[a + 1]; ++k)
+      earliest = std::min(earliest, layer[out[k]]);
     layer[a] = earliest - 1;
   }
   const uint32_t num_layers = *std::max_element(layer.begin(), layer.end()) + 1;
@@ -68,7 +71,8 @@ void Arrange(Content& c, const GroupedLayoutOptions& o) {
     }
     std::vector<uint32_t> idx(members.size());
     std::iota(idx.begin(), idx.end(), 0u);
-    std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
+    std::stable_sort(idx.begin(), idx.end(),
+                     [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
     std::vector<uint32_t> sorted(members.size());
     for (size_t k = 0; k < idx.size(); ++k) sorted[k] = members[idx[k]];
     members = std::move(sorted);
@@ -81,15 +85,20 @@ void Arrange(Content& c, const GroupedLayoutOptions& o) {
     max_w = std::max(max_w, it.w);
     max_h = std::max(max_h, it.h);
   }
-  const float gap_x = std::max(o.column_gap, 0.1f * max_w), gap_y = std::max(o.row_gap, 0.1f * max_h);
+  const float gap_x = std::max(o.column_gap, 0.1f * max_w),
+              gap_y = std::max(o.row_gap, 0.1f * max_h);
   double area = 0;
   for (const Item& it : c.items) area += double(it.w + gap_x) * double(it.h + gap_y);
   const double target_h = std::max<double>({max_h, o.min_wrap_height, std::sqrt(area / o.aspect)});
   // Never a band narrower than three of the widest items: a content with one large block and a
   // few nodes around it (a decoder layer around its requests) stays on one row.
-  const double target_w = std::max<double>({3.0 * max_w, o.min_wrap_width, std::sqrt(area * o.aspect)});
+  const double target_w =
+      std::max<double>({3.0 * max_w, o.min_wrap_width, std::sqrt(area * o.aspect)});
   // Columns (a layer, cut at the target height), then bands.
-  struct Column { uint32_t begin, end; float w, h; };
+  struct Column {
+    uint32_t begin, end;
+    float w, h;
+  };
   std::vector<uint32_t> flat;
   std::vector<Column> columns;
   for (const auto& members : layers) {
@@ -211,7 +220,8 @@ class Builder {
         item_of[pos++] = item;
       }
     }
-    Link(0, n, [&](uint32_t pos) { return item_of[pos]; }, &root);
+    Link(
+        0, n, [&](uint32_t pos) { return item_of[pos]; }, &root);
     Arrange(root, o_);
     const float ox = o_.margin, oy = o_.margin;
     // Place: walk the root items in order with their positions.
@@ -256,7 +266,8 @@ class Builder {
     const uint32_t size = grouping_.kinds[kind].size;
     Content c;
     c.items.assign(count, Item{inside.w, inside.h});
-    Link(begin, begin + count * size, [&](uint32_t pos) { return (pos - begin) / size; }, &c);
+    Link(
+        begin, begin + count * size, [&](uint32_t pos) { return (pos - begin) / size; }, &c);
     Arrange(c, o_);
     SeriesLayout out;
     out.kind = kind;
@@ -296,7 +307,8 @@ class Builder {
         item_of[r++] = item;
       }
     }
-    Link(start, start + gk.size, [&](uint32_t pos) { return item_of[pos - start]; }, &c);
+    Link(
+        start, start + gk.size, [&](uint32_t pos) { return item_of[pos - start]; }, &c);
     Arrange(c, o_);
     k.w = c.w + 2 * o_.margin;
     k.h = c.h + o_.header + o_.margin;
@@ -332,7 +344,8 @@ class Builder {
     Box(x, y, sl.w, sl.h, out);
     const uint32_t size = grouping_.kinds[sl.kind].size;
     for (size_t i = 0; i < sl.ix.size(); ++i) {
-      PlaceInstance(sl.kind, begin + static_cast<uint32_t>(i) * size, x + sl.ix[i], y + sl.iy[i], out);
+      PlaceInstance(sl.kind, begin + static_cast<uint32_t>(i) * size, x + sl.ix[i], y + sl.iy[i],
+                    out);
     }
   }
 
@@ -373,12 +386,14 @@ uint64_t GroupBoxCount(const TaskGrouping& grouping) {
   auto instance_boxes = [&](auto&& self, uint32_t kind) -> uint64_t {
     if (known[kind]) return per_instance[kind];
     uint64_t boxes = 1;
-    for (const GroupSeries& c : grouping.kinds[kind].children) boxes += 1 + c.count * self(self, c.kind);
+    for (const GroupSeries& c : grouping.kinds[kind].children)
+      boxes += 1 + c.count * self(self, c.kind);
     known[kind] = 1;
     return per_instance[kind] = boxes;
   };
   uint64_t total = 0;
-  for (const GroupSeries& s : grouping.series) total += 1 + s.count * instance_boxes(instance_boxes, s.kind);
+  for (const GroupSeries& s : grouping.series)
+    total += 1 + s.count * instance_boxes(instance_boxes, s.kind);
   return total;
 }
 

@@ -29,7 +29,9 @@ class Capture {
     edges_ += std::string(edges_.empty() ? "" : ",") + "{\"pred\":" + std::to_string(a) +
               ",\"succ\":" + std::to_string(b) + ",\"source\":\"tensormap\"}";
   }
-  DepGraph Load() const { return LoadText("{\"tasks\":[" + tasks_ + "],\"edges\":[" + edges_ + "]}"); }
+  DepGraph Load() const {
+    return LoadText("{\"tasks\":[" + tasks_ + "],\"edges\":[" + edges_ + "]}");
+  }
 
  private:
   uint64_t next_ = 1;
@@ -209,7 +211,8 @@ TEST(GroupedLayout, AGraphWithoutRepetitionHasNoBoxesAndNoOverlap) {
 
 TEST(GroupedLayout, RealCapturesAreWellFormed) {
   int captures = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(testing::SourceDir() + "/data/real")) {
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(testing::SourceDir() + "/data/real")) {
     if (entry.path().filename() != "deps.json") continue;
     DepGraph graph;
     std::string err;

@@ -54,6 +54,9 @@ function createUnits(g, G) {
     version: 0,
   };
 
+  // An arrow's end for node i: the collapsed box drawing it, else units.length + i.
+  const endOf = (i) => (U.rep[i] >= 0 ? U.rep[i] : units.length + i);
+
   /** Recomputes what is drawn and the aggregated pairs for edge mask `mask`. O(V + E). */
   U.refresh = function (mask) {
     const rep = U.rep.fill(-1);
@@ -74,9 +77,8 @@ function createUnits(g, G) {
     const N = units.length + g.n;
     for (let p = 0; p < g.m; p++) {
       if (!mask[p]) continue;
-      const ra = rep[g.src[p]], rb = rep[g.dst[p]];
-      if (ra < 0 && rb < 0) continue;
-      const ea = ra >= 0 ? ra : units.length + g.src[p], eb = rb >= 0 ? rb : units.length + g.dst[p];
+      if (rep[g.src[p]] < 0 && rep[g.dst[p]] < 0) continue;
+      const ea = endOf(g.src[p]), eb = endOf(g.dst[p]);
       if (ea === eb) continue;
       const key = ea * N + eb;
       let k = index.get(key);
@@ -132,10 +134,8 @@ function createUnits(g, G) {
       const A = U.agg;
       for (let p = 0; p < g.m; p++) {
         if (!st.pairHl[p]) continue;
-        const ra = U.rep[g.src[p]], rb = U.rep[g.dst[p]];
-        if (ra < 0 && rb < 0) continue;
-        const ea = ra >= 0 ? ra : units.length + g.src[p], eb = rb >= 0 ? rb : units.length + g.dst[p];
-        const k = A.index.get(ea * A.N + eb);
+        if (U.rep[g.src[p]] < 0 && U.rep[g.dst[p]] < 0) continue;
+        const k = A.index.get(endOf(g.src[p]) * A.N + endOf(g.dst[p]));
         if (k !== undefined) aggHl[k] = Math.max(aggHl[k], st.pairHl[p]);
       }
     }

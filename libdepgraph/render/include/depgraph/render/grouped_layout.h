@@ -15,7 +15,9 @@
 // than the target height; columns are laid left to right and wrap into bands stacked top to
 // bottom when wider than the target width (both targets from the content's area and the
 // aspect, so that 256 independent requests make a grid and 40 chained layers a few rows, not a
-// line; a band is never narrower than three of its widest items). A block adds a margin and a header row for its label.
+// line; a band is never narrower than three of its widest items). Gaps grow with the items (a
+// tenth of the largest), so that arrows between large boxes show. A block adds a margin and a
+// header row for its label.
 //
 // Cost: O(V + E) to index the pairs, then O(T + E_T + I log I) per content of T nodes, E_T
 // pairs and I items (the sort within layers): each node is in the root content or in the
