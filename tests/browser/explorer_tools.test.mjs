@@ -245,4 +245,51 @@ describe('Explorer tools', { skip }, () => {
     assertNoPageErrors(errors);
     await page.context().close();
   });
+
+  test('a decode-shaped model (40 chained layers of 4 requests): layer boxes, counted arrows, paths across boxes', async () => {
+    const module = path.join(buildDir, 'tests', 'orchestrations', 'modules', 'liborch_decode_like.so');
+    const deps = path.join(session.dir, 'decode', 'deps.json');
+    run(tools.orchRunner, [module, '-a', path.join(sourceDir, 'tests', 'orchestrations', 'cases',
+      'decode_like.json'), '-o', deps]);
+    const html = path.join(session.dir, 'decode', 'page.html');
+    run(tools.viewer, [deps, '--format', 'html', '-o', html]);
+    const { page, errors } = await openPage(session.browser, html, { waitFor: READY });
+    // The first view: the 40 decoder layers, whole, labelled, in reading order.
+    const boxes = await page.evaluate(() => window.explorer.groupBoxes());
+    const layers = boxes.filter((b) => !b.open);
+    assert.deepEqual(layers.map((b) => b.title), Array.from({ length: 40 }, (_, k) => '#' + k));
+    assert.ok(layers.every((b) => /269 nodes$/.test(b.detail)), layers[0].detail);
+    assert.ok(await page.evaluate(() => window.explorer.unitLabelsDrawn()) >= 40);
+    const rows = new Set(layers.map((b) => Math.round(b.y0))).size;
+    assert.ok(rows > 2 && rows < 40, `${rows} rows: wrapped, not one line`);
+    // Consecutive layers are linked by one arrow each, carrying the pairs between them.
+    const arrows = await page.evaluate(() => window.explorer.groupArrows());
+    assert.equal(arrows.length, 39);
+    const unitOf = Object.fromEntries(layers.map((b) => [b.unit, Number(b.title.slice(1))]));
+    for (const a of arrows) {
+      assert.equal(unitOf[a.to], unitOf[a.from] + 1, JSON.stringify(a));
+      assert.ok(a.count >= 1);
+    }
+    await screenshot(page, 'explorer_decode_like_first_view');
+    // Opening layer 0 shows its nodes and its 4 requests as one collapsed series.
+    await page.evaluate((u) => window.explorer.toggleGroup(u), layers[0].unit);
+    const inside = (await page.evaluate(() => window.explorer.groupBoxes()))
+      .filter((b) => b.x0 >= layers[0].x0 && b.x1 <= layers[0].x1 && b.y0 >= layers[0].y0 &&
+        b.y1 <= layers[0].y1 && b.unit !== layers[0].unit);
+    assert.deepEqual(inside.map((b) => b.title), ['G1 \u00d74']);
+    assert.equal(await page.evaluate(() => window.explorer.shownNodeCount()), 269 - 256);
+    // A path from layer 0 into layer 3 is listed step by step and marks the boxes it crosses.
+    const ids = await page.evaluate(() => JSON.parse(document.getElementById('explorer-data').textContent).ids);
+    const groups = JSON.parse(run(tools.cli, ['query', deps, '--groups', '--json'])).groups;
+    const first = groups.series[0].first, last = groups.series[0].last;
+    const answer = await page.evaluate(([a, b]) => window.explorer.pathBetween(a, b), [first, last]);
+    assert.equal(answer.direction, 'forward');
+    assert.deepEqual(answer.steps.map((x) => x.id), queryPath(deps, first, last).map(String));
+    const marked = (await page.evaluate(() => window.explorer.groupBoxes())).filter((b) => !b.open && b.highlight);
+    assert.ok(marked.length >= 38, `${marked.length} collapsed layers on the path`);
+    assert.ok(ids.includes(first) && ids.includes(last));
+    await screenshot(page, 'explorer_decode_like_path');
+    assertNoPageErrors(errors);
+    await page.context().close();
+  });
 });
