@@ -245,7 +245,8 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   // Graphs large enough to want their structure drawn (and that have some) get the grouped
   // layout, where every group owns a box; the others the flat layered one.
   const TaskGrouping grouping = ComputeTaskGroups(graph, labels);
-  const bool grouped = !grouping.series.empty() && v >= kGroupedLayoutMinNodes;
+  const bool grouped = !grouping.series.empty() && v >= kGroupedLayoutMinNodes &&
+                       grouping.series.size() + (v - grouping.covered) <= kGroupedLayoutMaxTopItems;
   std::vector<float> x, y, boxes;
   uint32_t num_layers = 0;
   if (grouped) {

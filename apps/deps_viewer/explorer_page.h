@@ -41,6 +41,11 @@ inline constexpr size_t kExplorerDetailsMaxTasks = 300000;
 /// (render/grouped_layout.h) and opens with its groups collapsed; smaller ones stay flat, as
 /// the canvas shows them whole (the same bound opens the structure outline by default).
 inline constexpr size_t kGroupedLayoutMinNodes = 1000;
+/// ... provided its top level (root series plus the nodes outside every series) has at most
+/// this many items, which the page's first view shows as boxes (FIRST_VIEW_ITEMS in
+/// explorer_units.js). A graph whose repetition comes in hundreds of short runs among loose
+/// tasks reads better flat.
+inline constexpr size_t kGroupedLayoutMaxTopItems = 300;
 
 /// Per-mode visible edge counts of a written page (what deps_viewer reports for each mode).
 struct ExplorerPageSummary {
