@@ -258,7 +258,7 @@ describe('Explorer tools', { skip }, () => {
     const boxes = await page.evaluate(() => window.explorer.groupBoxes());
     const layers = boxes.filter((b) => !b.open);
     assert.deepEqual(layers.map((b) => b.title), Array.from({ length: 40 }, (_, k) => '#' + k));
-    assert.ok(layers.every((b) => /269 nodes$/.test(b.detail)), layers[0].detail);
+    assert.ok(layers.every((b) => /^269 nodes \u00b7 G0 /.test(b.detail)), layers[0].detail);
     assert.ok(await page.evaluate(() => window.explorer.unitLabelsDrawn()) >= 40);
     const rows = new Set(layers.map((b) => Math.round(b.y0))).size;
     assert.ok(rows > 2 && rows < 40, `${rows} rows: wrapped, not one line`);

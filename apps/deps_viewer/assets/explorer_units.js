@@ -209,8 +209,8 @@ function createUnits(g, G) {
   U.detail = (id) => {
     const u = units[id], k = G.kinds[u.kind];
     const nodes = u.end - u.start;
-    return (u.series ? '' : 'G' + u.kind + ' \u00b7 ') + k.label + ' \u00b7 ' +
-      nodes.toLocaleString('en-US') + ' node' + (nodes === 1 ? '' : 's');
+    return nodes.toLocaleString('en-US') + ' node' + (nodes === 1 ? '' : 's') + ' \u00b7 ' +
+      (u.series ? '' : 'G' + u.kind + ' ') + k.label;
   };
   /**
    * The points of aggregated arrow k: straight when it runs forwards; else out of the source's
