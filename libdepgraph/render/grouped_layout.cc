@@ -162,14 +162,19 @@ struct SeriesLayout {
   std::vector<float> ix, iy;
 };
 
-/// The inside of one instance of a kind: box size, node centres by relative position (NaN for
-/// the nodes of nested series), and nested series with their top-left corners.
+/// One level laid out: the items over a range of positions (the root, or an instance's
+/// inside): its series, and per item the index of its series or -1 for a node, with its place.
+struct LevelLayout {
+  Content content;
+  std::vector<SeriesLayout> series;
+  std::vector<int64_t> item_series;
+};
+
+/// The inside of one instance of a kind (laid out once per kind) and its box size.
 struct KindLayout {
   bool done = false;
   float w = 0, h = 0;
-  std::vector<float> nx, ny;
-  std::vector<SeriesLayout> children;
-  std::vector<float> cx, cy;
+  LevelLayout inside;
 };
 
 class Builder {
@@ -198,48 +203,10 @@ class Builder {
     GroupedLayout out;
     out.x.assign(n, 0);
     out.y.assign(n, 0);
-    // The root: its series as blocks, the other nodes as nodes.
-    std::vector<SeriesLayout> series;
-    std::vector<uint32_t> item_of(n);
-    Content root;
-    std::vector<int64_t> item_series;  // per item: index into `series`, or -1 for a node
-    size_t s = 0;
-    for (uint32_t pos = 0; pos < n;) {
-      const uint32_t item = static_cast<uint32_t>(root.items.size());
-      if (s < grouping_.series.size() && grouping_.series[s].begin == pos) {
-        const GroupSeries& gs = grouping_.series[s];
-        series.push_back(LayoutSeries(gs.kind, gs.count, pos));
-        root.items.push_back(Item{series.back().w, series.back().h});
-        item_series.push_back(static_cast<int64_t>(series.size() - 1));
-        const uint32_t end = pos + gs.count * grouping_.kinds[gs.kind].size;
-        for (; pos < end; ++pos) item_of[pos] = item;
-        ++s;
-      } else {
-        root.items.push_back(Item{o_.node_width, o_.node_height});
-        item_series.push_back(-1);
-        item_of[pos++] = item;
-      }
-    }
-    Link(
-        0, n, [&](uint32_t pos) { return item_of[pos]; }, &root);
-    Arrange(root, o_);
-    const float ox = o_.margin, oy = o_.margin;
-    // Place: walk the root items in order with their positions.
-    s = 0;
-    for (uint32_t pos = 0, item = 0; pos < n; ++item) {
-      const Item& it = root.items[item];
-      if (item_series[item] >= 0) {
-        const GroupSeries& gs = grouping_.series[s++];
-        PlaceSeries(series[item_series[item]], pos, ox + it.x, oy + it.y, &out);
-        pos += gs.count * grouping_.kinds[gs.kind].size;
-      } else {
-        const uint32_t node = grouping_.order[pos++];
-        out.x[node] = ox + it.x + o_.node_width / 2;
-        out.y[node] = oy + it.y + o_.node_height / 2;
-      }
-    }
-    out.width = root.w + 2 * o_.margin;
-    out.height = root.h + 2 * o_.margin;
+    const LevelLayout root = LayoutLevel(grouping_.series, 0, n);
+    PlaceLevel(root, grouping_.series, 0, n, o_.margin, o_.margin, &out);
+    out.width = root.content.w + 2 * o_.margin;
+    out.height = root.content.h + 2 * o_.margin;
     return out;
   }
 
@@ -258,6 +225,34 @@ class Builder {
         if (a != b) c->links.emplace_back(a, b);
       }
     }
+  }
+
+  /// The level over positions [base, base + size): the series of `list` (begins relative to
+  /// base) as blocks, the other positions as nodes, arranged.
+  LevelLayout LayoutLevel(const std::vector<GroupSeries>& list, uint32_t base, uint32_t size) {
+    LevelLayout level;
+    std::vector<uint32_t> item_of(size);
+    size_t s = 0;
+    for (uint32_t r = 0; r < size;) {
+      const uint32_t item = static_cast<uint32_t>(level.content.items.size());
+      if (s < list.size() && list[s].begin == r) {
+        const GroupSeries& gs = list[s];
+        level.series.push_back(LayoutSeries(gs.kind, gs.count, base + r));
+        level.content.items.push_back(Item{level.series.back().w, level.series.back().h});
+        level.item_series.push_back(static_cast<int64_t>(s));
+        const uint32_t end = r + gs.count * grouping_.kinds[gs.kind].size;
+        for (; r < end; ++r) item_of[r] = item;
+        ++s;
+      } else {
+        level.content.items.push_back(Item{o_.node_width, o_.node_height});
+        level.item_series.push_back(-1);
+        item_of[r++] = item;
+      }
+    }
+    Link(
+        base, base + size, [&](uint32_t pos) { return item_of[pos - base]; }, &level.content);
+    Arrange(level.content, o_);
+    return level;
   }
 
   /// The series of `count` instances of `kind` whose first node is at position `begin`.
@@ -287,49 +282,9 @@ class Builder {
     if (kinds_[kind].done) return kinds_[kind];
     const GroupKind& gk = grouping_.kinds[kind];
     KindLayout k;
-    Content c;
-    std::vector<uint32_t> item_of(gk.size);
-    std::vector<int64_t> item_child;
-    size_t child = 0;
-    for (uint32_t r = 0; r < gk.size;) {
-      const uint32_t item = static_cast<uint32_t>(c.items.size());
-      if (child < gk.children.size() && gk.children[child].begin == r) {
-        const GroupSeries& cs = gk.children[child];
-        k.children.push_back(LayoutSeries(cs.kind, cs.count, start + r));
-        c.items.push_back(Item{k.children.back().w, k.children.back().h});
-        item_child.push_back(static_cast<int64_t>(child));
-        const uint32_t end = r + cs.count * grouping_.kinds[cs.kind].size;
-        for (; r < end; ++r) item_of[r] = item;
-        ++child;
-      } else {
-        c.items.push_back(Item{o_.node_width, o_.node_height});
-        item_child.push_back(-1);
-        item_of[r++] = item;
-      }
-    }
-    Link(
-        start, start + gk.size, [&](uint32_t pos) { return item_of[pos - start]; }, &c);
-    Arrange(c, o_);
-    k.w = c.w + 2 * o_.margin;
-    k.h = c.h + o_.header + o_.margin;
-    k.nx.assign(gk.size, std::numeric_limits<float>::quiet_NaN());
-    k.ny.assign(gk.size, std::numeric_limits<float>::quiet_NaN());
-    k.cx.resize(k.children.size());
-    k.cy.resize(k.children.size());
-    for (uint32_t r = 0, item = 0; r < gk.size; ++item) {
-      const Item& it = c.items[item];
-      if (item_child[item] >= 0) {
-        const size_t ch = static_cast<size_t>(item_child[item]);
-        k.cx[ch] = o_.margin + it.x;
-        k.cy[ch] = o_.header + it.y;
-        const GroupSeries& cs = gk.children[ch];
-        r += cs.count * grouping_.kinds[cs.kind].size;
-      } else {
-        k.nx[r] = o_.margin + it.x + o_.node_width / 2;
-        k.ny[r] = o_.header + it.y + o_.node_height / 2;
-        ++r;
-      }
-    }
+    k.inside = LayoutLevel(gk.children, start, gk.size);
+    k.w = k.inside.content.w + 2 * o_.margin;
+    k.h = k.inside.content.h + o_.header + o_.margin;
     k.done = true;
     kinds_[kind] = std::move(k);
     return kinds_[kind];
@@ -339,28 +294,33 @@ class Builder {
     out->boxes.insert(out->boxes.end(), {x0, y0, x0 + w, y0 + h});
   }
 
-  /// Writes the boxes and node centres of a series placed with its top-left at (x, y).
-  void PlaceSeries(const SeriesLayout& sl, uint32_t begin, float x, float y, GroupedLayout* out) {
-    Box(x, y, sl.w, sl.h, out);
-    const uint32_t size = grouping_.kinds[sl.kind].size;
-    for (size_t i = 0; i < sl.ix.size(); ++i) {
-      PlaceInstance(sl.kind, begin + static_cast<uint32_t>(i) * size, x + sl.ix[i], y + sl.iy[i],
-                    out);
+  /// Writes the boxes and node centres of a level whose content starts at (x, y).
+  void PlaceLevel(const LevelLayout& level, const std::vector<GroupSeries>& list, uint32_t base,
+                  uint32_t size, float x, float y, GroupedLayout* out) {
+    for (uint32_t r = 0, item = 0; r < size; ++item) {
+      const Item& it = level.content.items[item];
+      if (level.item_series[item] >= 0) {
+        const size_t s = static_cast<size_t>(level.item_series[item]);
+        PlaceSeries(level.series[s], base + r, x + it.x, y + it.y, out);
+        r += list[s].count * grouping_.kinds[list[s].kind].size;
+      } else {
+        const uint32_t node = grouping_.order[base + r++];
+        out->x[node] = x + it.x + o_.node_width / 2;
+        out->y[node] = y + it.y + o_.node_height / 2;
+      }
     }
   }
 
-  void PlaceInstance(uint32_t kind, uint32_t start, float x, float y, GroupedLayout* out) {
-    const KindLayout& k = kinds_[kind];
-    Box(x, y, k.w, k.h, out);
-    const GroupKind& gk = grouping_.kinds[kind];
-    for (uint32_t r = 0; r < gk.size; ++r) {
-      if (std::isnan(k.nx[r])) continue;
-      const uint32_t node = grouping_.order[start + r];
-      out->x[node] = x + k.nx[r];
-      out->y[node] = y + k.ny[r];
-    }
-    for (size_t ch = 0; ch < k.children.size(); ++ch) {
-      PlaceSeries(k.children[ch], start + gk.children[ch].begin, x + k.cx[ch], y + k.cy[ch], out);
+  /// Writes the boxes and node centres of a series placed with its top-left at (x, y).
+  void PlaceSeries(const SeriesLayout& sl, uint32_t begin, float x, float y, GroupedLayout* out) {
+    Box(x, y, sl.w, sl.h, out);
+    const GroupKind& gk = grouping_.kinds[sl.kind];
+    const KindLayout& k = kinds_[sl.kind];
+    for (size_t i = 0; i < sl.ix.size(); ++i) {
+      const float ix = x + sl.ix[i], iy = y + sl.iy[i];
+      Box(ix, iy, k.w, k.h, out);
+      PlaceLevel(k.inside, gk.children, begin + static_cast<uint32_t>(i) * gk.size, gk.size,
+                 ix + o_.margin, iy + o_.header, out);
     }
   }
 
