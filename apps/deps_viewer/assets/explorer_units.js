@@ -144,29 +144,46 @@ function createUnits(g, G) {
     return marks;
   };
 
-  /** What is drawn where there is no group: nodes outside series plus the drawn boxes. */
-  function shownCount() {
-    let c = 0;
-    for (const id of U.drawn) if (!open[id]) c++;
-    for (let i = 0; i < g.n; i++) if (!U.hidden[i]) c++;
-    return c;
+  // What opening unit u adds to what shows: its instances (a series), or its nested series and
+  // its own nodes (an instance), in place of its box.
+  function itemsInside(u) {
+    const x = units[u];
+    if (x.series) return x.count;
+    let nested = 0;
+    for (const k of x.kids) nested += units[k].end - units[k].start;
+    return x.kids.length + (x.end - x.start - nested);
   }
-  /** Collapses everything, then opens the drawn boxes level by level while at most
-   *  FIRST_VIEW_ITEMS boxes and nodes show. O(levels x (V + E)). */
+  /**
+   * Collapses everything, then opens boxes level by level, largest first, while at most
+   * FIRST_VIEW_ITEMS boxes and tasks show. The boxes of one kind at one level open together
+   * or not at all (256 requests look alike), so one huge series does not keep a small one
+   * shut. O(units + V + E).
+   */
   U.firstView = function (mask) {
     open.fill(0);
-    U.refresh(mask);
-    for (;;) {
-      const closed = U.drawn.filter((id) => !open[id]);
-      if (!closed.length) break;
-      for (const id of closed) open[id] = 1;
-      U.refresh(mask);
-      if (shownCount() > FIRST_VIEW_ITEMS) {
-        for (const id of closed) open[id] = 0;
-        U.refresh(mask);
-        break;
+    let shown = roots.length + g.n;
+    for (const r of roots) shown -= units[r].end - units[r].start;
+    let closed = roots.slice();
+    while (closed.length) {
+      const byKind = new Map();
+      for (const id of closed) {
+        const key = (units[id].series ? 's' : 'i') + units[id].kind;
+        if (!byKind.has(key)) byKind.set(key, []);
+        byKind.get(key).push(id);
       }
+      const sets = [...byKind.values()].sort((a, b) =>
+        (units[b[0]].end - units[b[0]].start) - (units[a[0]].end - units[a[0]].start) || a[0] - b[0]);
+      const next = [];
+      for (const ids of sets) {
+        let grow = 0;
+        for (const id of ids) grow += itemsInside(id) - 1;
+        if (shown + grow > FIRST_VIEW_ITEMS) continue;
+        shown += grow;
+        for (const id of ids) { open[id] = 1; next.push(...units[id].kids); }
+      }
+      closed = next;
     }
+    U.refresh(mask);
   };
   U.expandAll = function (mask) { open.fill(1); U.refresh(mask); };
   U.setOpen = function (id, on, mask) {
