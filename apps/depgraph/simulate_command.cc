@@ -24,7 +24,8 @@ namespace {
 // One answered question: the baseline, a what-if on the graph, or a what-if machine.
 struct Scenario {
   std::string name;      // "baseline", "reduced_dataflow", "no-false-edges", "cores"
-  uint64_t dropped = 0;  // dependencies dropped from the graph
+  uint64_t dropped = 0;  // honoured dependencies of the baseline the what-if no longer has
+  uint64_t ready_earlier = 0;  // tasks ready earlier than in the baseline
   uint32_t aic = 0, aiv = 0;
   SimulationResult result{};
 };
@@ -36,6 +37,8 @@ struct Report {
   const std::vector<TaskLabel>& labels;
   std::string records_path{};
   MachineModel machine{};
+  int64_t rank = -1;     // the rank of a multi-rank machine file taken (-1: none)
+  std::string rank_sub;  // its `sub`
   int64_t freq_hz = 0;
   WorkSources sources{};
   std::vector<Scenario> scenarios{};  // [0] = baseline
@@ -77,6 +80,37 @@ std::string TaskText(const Report& rep, uint32_t node) {
   return text;
 }
 
+// Why a what-if on the graph left the makespan as it was.
+std::string NoChangeReason(const Report& rep, const Scenario& sc) {
+  if (sc.dropped == 0) return "no change: it drops no dependency between tasks";
+  if (sc.ready_earlier == 0) {
+    std::string why = "no change: no task became ready earlier";
+    if (sc.name == "reduced_dataflow" && rep.machine.edge_cost == 0) {
+      why += " (a dropped redundant dependency is implied by a path that stays, so it never "
+             "was the last predecessor a task waited for, and a list schedule moves only when a "
+             "ready time does)";
+    } else {
+      why += " (no dropped dependency was the last predecessor a task waited for)";
+    }
+    return why;
+  }
+  return "no change: " + std::to_string(sc.ready_earlier) +
+         " task(s) became ready earlier, but the cores and the scheduler, not these "
+         "dependencies, set the makespan";
+}
+
+// Tasks of `result` ready earlier than in `base`.
+uint64_t ReadyEarlier(const SimulationResult& base, const SimulationResult& result) {
+  uint64_t count = 0;
+  for (size_t t = 0; t < base.tasks.size() && t < result.tasks.size(); ++t) {
+    if (base.tasks[t].ready >= 0 && result.tasks[t].ready >= 0 &&
+        result.tasks[t].ready < base.tasks[t].ready) {
+      ++count;
+    }
+  }
+  return count;
+}
+
 void WriteText(const Report& rep, std::ostream& out) {
   const MachineModel& m = rep.machine;
   const SimulationResult& base = rep.scenarios[0].result;
@@ -87,6 +121,11 @@ void WriteText(const Report& rep, std::ostream& out) {
       << ", finish " << m.finish << ", dummy " << m.dummy_cost;
   if (m.ring_capacity) out << "; ring capacity " << m.ring_capacity;
   if (!m.reserved.empty()) out << "; " << m.reserved.size() << " reserved core slot(s)";
+  if (rep.rank >= 0) {
+    out << "; rank " << rep.rank;
+    if (!rep.rank_sub.empty()) out << " (" << EscapeForMessage(rep.rank_sub) << ")";
+    out << " of " << EscapeForMessage(rep.args.machine);
+  }
   out << "\n";
   const WorkSources& s = rep.sources;
   out << "run times: " << s.from_records << " task(s) from records";
@@ -116,11 +155,13 @@ void WriteText(const Report& rep, std::ostream& out) {
     if (sc.name == "cores") {
       out << " aic=" << sc.aic << ",aiv=" << sc.aiv;
     } else {
-      out << " (" << sc.dropped << " of " << rep.graph.pairs.size() << " dependencies dropped)";
+      out << " (" << sc.dropped << " of " << base.edges << " dependencies dropped)";
     }
     const int64_t delta = sc.result.makespan - base.makespan;
     out << ": makespan " << sc.result.makespan << " ticks (" << (delta >= 0 ? "+" : "") << delta
-        << ", " << Signed(Percent(delta, base.makespan), 2) << "%)\n";
+        << ", " << Signed(Percent(delta, base.makespan), 2) << "%)";
+    if (delta == 0 && sc.name != "cores") out << "; " << NoChangeReason(rep, sc);
+    out << "\n";
   }
   if (rep.audited) {
     const auto& findings = rep.serialization.findings;
@@ -215,6 +256,7 @@ void WriteJson(const Report& rep, std::ostream& stream) {
       Member(&out, "aiv", std::to_string(sc.aiv));
     } else {
       Member(&out, "dropped_dependencies", std::to_string(sc.dropped));
+      Member(&out, "ready_earlier", std::to_string(sc.ready_earlier));
     }
     Member(&out, "makespan", std::to_string(sc.result.makespan));
     Member(&out, "saving", std::to_string(base.makespan - sc.result.makespan));
@@ -344,12 +386,6 @@ bool Simulate(const DepGraph& graph, const MachineModel& machine, const TaskWork
   return true;
 }
 
-uint64_t Dropped(const std::vector<uint8_t>& keep) {
-  uint64_t n = 0;
-  for (uint8_t k : keep) n += k ? 0 : 1;
-  return n;
-}
-
 }  // namespace
 
 bool ParseCoreCounts(const std::string& text, int64_t* aic, int64_t* aiv, std::string* err) {
@@ -392,7 +428,9 @@ CLI::App* AddSimulateCommand(CLI::App* app, SimulateArgs* args) {
                   "\"tasks\": {...}} (they override the records)");
   cmd->add_option("--machine", args->machine,
                   "machine description: a timing case's simulation.json or one rank of it");
-  cmd->add_option("--rank", args->rank, "rank of a simulation.json to take (default 0)")
+  cmd->add_option("--rank", args->rank,
+                  "rank of a simulation.json to take (default: the rank whose sub names the "
+                  "directory of DEPS, or the only rank)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 20));
   const auto ticks = CLI::Range(int64_t{0}, int64_t{1} << 48);
   cmd->add_option("--aic", args->aic, "AIC cores")->check(CLI::Range(0, 1 << 20));
@@ -474,8 +512,16 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
   MachineDescription desc;
   if (!args.machine.empty() &&
-      !LoadMachineDescription(args.machine, static_cast<size_t>(args.rank), &desc, &error)) {
+      !LoadMachineDescription(
+          args.machine,
+          RankChoice{args.rank, std::filesystem::absolute(args.input).parent_path().string()},
+          &desc, &error)) {
     return Error(err, error);
+  }
+  if (!desc.rank_matches_capture) {
+    err << "warning: --rank " << args.rank << " of " << EscapeForMessage(args.machine) << " is "
+        << QuoteForMessage(desc.rank_sub) << ", not the directory of "
+        << EscapeForMessage(args.input) << "\n";
   }
   TimingRecords records;
   std::vector<RecordedRun> runs;
@@ -489,6 +535,8 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   }
   const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
   Report rep{.args = args, .graph = graph, .labels = labels};
+  rep.rank = desc.rank;
+  rep.rank_sub = desc.rank_sub;
   rep.records_path = records_path;
   if (!BuildMachine(args, desc, !records_path.empty(), records, &rep.machine, &rep.freq_hz, err)) {
     return 1;
@@ -520,8 +568,11 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
       rep.audited = true;
       keep = KeepWithoutFalseEdges(graph, rep.serialization.findings);
     }
-    Scenario sc{.name = q, .dropped = Dropped(keep)};
+    Scenario sc{.name = q};
     if (!Simulate(graph, rep.machine, work, &keep, false, &sc.result, args.input, err)) return 1;
+    // Counted as the baseline counts: honoured dependencies between simulated tasks.
+    sc.dropped = rep.scenarios[0].result.edges - sc.result.edges;
+    sc.ready_earlier = ReadyEarlier(rep.scenarios[0].result, sc.result);
     rep.scenarios.push_back(std::move(sc));
   }
   for (const auto& [aic, aiv] : core_questions) {

@@ -20,7 +20,7 @@ struct SimulateArgs {
   bool no_records = false;  ///< --no-records: do not look for the sibling records file
   std::string durations;    ///< --durations: run times by task, kernel or default
   std::string machine;      ///< --machine: simulation.json or one rank object of it
-  int64_t rank = 0;         ///< --rank: which rank of a simulation.json
+  int64_t rank = -1;        ///< --rank: which rank of a simulation.json (-1: by DEPS's directory)
   int64_t aic = -1, aiv = -1, orch = -1, dispatch = -1, launch = -1, finish = -1;
   int64_t dummy_cost = -1, edge_cost = -1, ring_capacity = -1, freq = -1;
   std::string policy;                ///< --policy lowest|spread

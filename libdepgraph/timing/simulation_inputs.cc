@@ -264,8 +264,42 @@ bool LoadDurationTable(const std::string& path, DurationTable* table, std::strin
   return ReadDocument(path, &text, err) && ParseDurationTable(text, path, table, err);
 }
 
-bool ParseMachineDescription(std::string_view text, const std::string& name, size_t rank,
-                             MachineDescription* machine, std::string* err) {
+namespace {
+
+// A path's components ("a/./b/" and "a\\b" both give a, b), for matching a rank's `sub`.
+std::vector<std::string> PathParts(std::string_view path) {
+  std::vector<std::string> parts;
+  std::string part;
+  for (char ch : std::string(path) + "/") {
+    if (ch != '/' && ch != '\\') {
+      part += ch;
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(std::move(part));
+      part.clear();
+    } else {
+      part.clear();
+    }
+  }
+  return parts;
+}
+
+// Whether `dir` ends with the components of `sub`.
+bool NamesDirectory(const std::string& sub, const std::string& dir) {
+  const std::vector<std::string> s = PathParts(sub), d = PathParts(dir);
+  return !s.empty() && s.size() <= d.size() && std::equal(s.rbegin(), s.rend(), d.rbegin());
+}
+
+// The `sub` of a rank object, "" when absent or not a string.
+std::string SubOf(const Json& rank) {
+  if (!rank.is_object() || !rank.contains("sub") || !rank["sub"].is_string()) return "";
+  return rank["sub"].get<std::string>();
+}
+
+}  // namespace
+
+bool ParseMachineDescription(std::string_view text, const std::string& name,
+                             const RankChoice& rank, MachineDescription* machine,
+                             std::string* err) {
   *machine = MachineDescription();
   Json doc;
   if (!ParseDocument(text, name, &doc, err)) return false;
@@ -275,19 +309,47 @@ bool ParseMachineDescription(std::string_view text, const std::string& name, siz
     if (!ranks.is_array() || ranks.empty()) {
       return c.Fail("ranks", "expected a non-empty array, got " + Shown(ranks));
     }
-    if (rank >= ranks.size()) {
-      return c.Fail("ranks", "has " + std::to_string(ranks.size()) + " rank(s); rank " +
-                                 std::to_string(rank) + " asked for");
+    std::vector<size_t> naming;
+    for (size_t r = 0; r < ranks.size(); ++r) {
+      if (!rank.capture_dir.empty() && NamesDirectory(SubOf(ranks[r]), rank.capture_dir)) {
+        naming.push_back(r);
+      }
     }
-    return ParseMachineObject(c, "ranks[" + std::to_string(rank) + "]", ranks[rank], machine);
+    size_t taken = 0;
+    bool matches = true;
+    if (rank.index >= 0) {
+      if (static_cast<size_t>(rank.index) >= ranks.size()) {
+        return c.Fail("ranks", "has " + std::to_string(ranks.size()) + " rank(s); rank " +
+                                   std::to_string(rank.index) + " asked for");
+      }
+      taken = static_cast<size_t>(rank.index);
+      matches = naming.empty() || std::find(naming.begin(), naming.end(), taken) != naming.end();
+    } else if (ranks.size() > 1) {
+      if (naming.size() != 1) {
+        return c.Fail("ranks", "has " + std::to_string(ranks.size()) + " ranks and " +
+                                   (naming.empty() ? std::string("none") : "several") +
+                                   " of their `sub` names the capture's directory " +
+                                   QuoteForMessage(rank.capture_dir) + ": give --rank");
+      }
+      taken = naming.front();
+    }
+    if (!ParseMachineObject(c, "ranks[" + std::to_string(taken) + "]", ranks[taken], machine)) {
+      return false;
+    }
+    machine->rank = static_cast<int64_t>(taken);
+    machine->rank_sub = SubOf(ranks[taken]);
+    machine->rank_matches_capture = matches;
+    return true;
   }
-  if (rank != 0)
-    return c.Fail("(top level)", "has no ranks; rank " + std::to_string(rank) + " asked for");
+  if (rank.index > 0) {
+    return c.Fail("(top level)",
+                  "has no ranks; rank " + std::to_string(rank.index) + " asked for");
+  }
   return ParseMachineObject(c, "", doc, machine);
 }
 
-bool LoadMachineDescription(const std::string& path, size_t rank, MachineDescription* machine,
-                            std::string* err) {
+bool LoadMachineDescription(const std::string& path, const RankChoice& rank,
+                            MachineDescription* machine, std::string* err) {
   std::string text;
   return ReadDocument(path, &text, err) && ParseMachineDescription(text, path, rank, machine, err);
 }

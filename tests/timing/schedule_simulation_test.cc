@@ -314,7 +314,8 @@ TEST(ScheduleSimulationGolden, RecordedMakespansWithinFivePercent) {
     std::string err;
     ASSERT_TRUE(LoadDepsJson(dir + "deps.json", &graph, &err)) << err;
     ASSERT_TRUE(LoadTimingRecords(dir + c.records, &records, &err)) << err;
-    ASSERT_TRUE(LoadMachineDescription(dir + c.machine, c.rank, &machine, &err)) << err;
+    ASSERT_TRUE(LoadMachineDescription(dir + c.machine, RankChoice{static_cast<int64_t>(c.rank), ""}, &machine, &err))
+        << err;
     const std::vector<RecordedRun> runs = RecordedRuns(records);
     TaskWork work;
     WorkSources sources;

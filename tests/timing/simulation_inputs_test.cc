@@ -23,17 +23,19 @@ std::string DurationsError(const std::string& text) {
   return err;
 }
 
-MachineDescription Machine(const std::string& text, size_t rank = 0) {
+// A machine description's rank `rank` (-1: by the capture directory `dir`).
+MachineDescription Machine(const std::string& text, int64_t rank = -1,
+                           const std::string& dir = "") {
   MachineDescription m;
   std::string err;
-  EXPECT_TRUE(ParseMachineDescription(text, "m.json", rank, &m, &err)) << err;
+  EXPECT_TRUE(ParseMachineDescription(text, "m.json", RankChoice{rank, dir}, &m, &err)) << err;
   return m;
 }
 
-std::string MachineError(const std::string& text, size_t rank = 0) {
+std::string MachineError(const std::string& text, int64_t rank = -1, const std::string& dir = "") {
   MachineDescription m;
   std::string err;
-  EXPECT_FALSE(ParseMachineDescription(text, "m.json", rank, &m, &err));
+  EXPECT_FALSE(ParseMachineDescription(text, "m.json", RankChoice{rank, dir}, &m, &err));
   return err;
 }
 
@@ -107,6 +109,31 @@ TEST(SimulationInputs, MachineDescription) {
   EXPECT_EQ(MachineError(R"j({"dur": {"qk": 3}})j"),
             "m.json: dur.qk: expected a callable id (a decimal integer) as the key");
   EXPECT_EQ(MachineError("{}", 1), "m.json: (top level): has no ranks; rank 1 asked for");
+}
+
+// With several ranks, a capture takes the rank whose `sub` names its directory; never rank 0
+// silently (multi_rank_l2: rank 0's machine put the dev capture at +489%).
+TEST(SimulationInputs, TheRankFollowsTheCapturesDirectory) {
+  const std::string two = R"j({"ranks": [
+      {"sub": "build_output/dev.1/dfx_outputs", "aic": 2},
+      {"sub": "build_output/dev/dfx_outputs", "aic": 3}]})j";
+  const MachineDescription dev = Machine(two, -1, "/x/case/build_output/dev/dfx_outputs");
+  EXPECT_EQ(dev.machine.aic, 3u);
+  EXPECT_EQ(dev.rank, 1);
+  EXPECT_EQ(dev.rank_sub, "build_output/dev/dfx_outputs");
+  EXPECT_TRUE(dev.rank_matches_capture);
+  EXPECT_EQ(Machine(two, -1, "case/build_output/./dev.1/dfx_outputs/").machine.aic, 2u);
+  // "dev" is no suffix match of "dev.1", nor the other way round.
+  EXPECT_EQ(MachineError(two, -1, "/x/elsewhere"),
+            "m.json: ranks: has 2 ranks and none of their `sub` names the capture's directory "
+            "\"/x/elsewhere\": give --rank");
+  // --rank wins, and says when it names another directory.
+  const MachineDescription forced = Machine(two, 0, "/x/case/build_output/dev/dfx_outputs");
+  EXPECT_EQ(forced.machine.aic, 2u);
+  EXPECT_FALSE(forced.rank_matches_capture);
+  EXPECT_TRUE(Machine(two, 0, "/nowhere").rank_matches_capture) << "no rank names it: no claim";
+  // One rank: taken whatever its sub.
+  EXPECT_EQ(Machine(R"j({"ranks": [{"sub": "a", "aic": 5}]})j", -1, "/b").machine.aic, 5u);
 }
 
 // Tasks: 1 AIC kernel 0; 2 AIV kernel 1 with 2 blocks; 3 MIX [0, 1, 1]; 4 AIC kernel 2 (no

@@ -43,6 +43,17 @@ struct MachineDescription {
   std::map<TaskId, int64_t> delay;
   std::map<uint32_t, int64_t> local_delay;
   int64_t freq_hz = 0;  ///< `freq` (0: not given)
+  /// With a simulation.json of several ranks: the rank taken, its `sub`, and whether that names
+  /// the capture's directory (false when --rank picked a rank of another directory).
+  int64_t rank = -1;
+  std::string rank_sub;
+  bool rank_matches_capture = true;
+};
+
+/// Which rank of a simulation.json a capture takes (ParseMachineDescription).
+struct RankChoice {
+  int64_t index = -1;       ///< a rank given by the user (--rank); -1: by the capture's directory
+  std::string capture_dir;  ///< the directory holding the capture's deps.json ("": unknown)
 };
 
 /// Parses a durations document:
@@ -59,14 +70,17 @@ bool LoadDurationTable(const std::string& path, DurationTable* table, std::strin
 /// rank (`aic`, `aiv`, `base`, `orch`, `disp`, `lat`, `fin`, `dummy_cost`, `policy`, `dur`,
 /// `task_dur`, `delay`, `warmup`, `extra`, `freq`; `src`, `sub`, `level`, `jitter`, `seed`,
 /// `skew` and `model` are accepted and ignored) plus `edge_cost` and `ring_capacity`; or the
-/// whole simulation.json, `{"ranks": [...]}`, of which rank `rank` is taken. Unknown keys are
+/// whole simulation.json, `{"ranks": [...]}`, of which one rank is taken: `rank.index` when
+/// given, else the only rank, else the one whose `sub` names `rank.capture_dir` (its last
+/// path components); several ranks and none (or several) naming it is an error asking for
+/// --rank, so a capture never silently takes another rank's machine. Unknown keys are
 /// errors. Keys of `task_dur` and `delay` below 2^32 are ring-local indices (the generator's
 /// convention), other keys and "(ring, local)" are task ids. O(|text| log entries).
-bool ParseMachineDescription(std::string_view text, const std::string& name, size_t rank,
+bool ParseMachineDescription(std::string_view text, const std::string& name, const RankChoice& rank,
                              MachineDescription* machine, std::string* err);
 /// ParseMachineDescription of a regular file of at most kMaxSmallInputBytes. O(file).
-bool LoadMachineDescription(const std::string& path, size_t rank, MachineDescription* machine,
-                            std::string* err);
+bool LoadMachineDescription(const std::string& path, const RankChoice& rank,
+                            MachineDescription* machine, std::string* err);
 
 /// One kernel run of a timing record (an `aicore_tasks` row).
 struct RecordedRun {
