@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <thread>
 #include <vector>
 
 #include "depgraph/internal/message_quote.h"
@@ -226,6 +227,24 @@ int RunSwimlaneCommand(const SwimlaneArgs& args, std::ostream& out, std::ostream
     }
     if (args.verbose) lines.push_back("Auto-selected latest file: " + input);
   }
+  // deps.json is read on a second thread while the records are (its result is used, and its
+  // warnings printed, only where the reference reads it: after the records and the names).
+  const std::string deps_path = args.deps_json.empty() ? Sibling(input, "deps.json") : PythonPath(args.deps_json);
+  struct DepsLoad {
+    SwimlaneDeps deps;
+    std::string warning, error;
+    SwimlaneDepsStatus status = SwimlaneDepsStatus::kMissing;
+  };
+  DepsLoad loaded;
+  std::thread deps_thread([&loaded, &deps_path] {
+    loaded.status = LoadSwimlaneDeps(deps_path, &loaded.deps, &loaded.warning, &loaded.error);
+  });
+  struct Joiner {
+    std::thread& t;
+    ~Joiner() {
+      if (t.joinable()) t.join();
+    }
+  } joiner{deps_thread};
   if (args.verbose) lines.push_back("Reading performance data from: " + input);
   SwimlaneRecords records;
   std::string error;
@@ -283,12 +302,11 @@ int RunSwimlaneCommand(const SwimlaneArgs& args, std::ostream& out, std::ostream
   }
 
   const std::string output = args.output.empty() ? Sibling(input, "merged_swimlane.json") : PythonPath(args.output);
-  const std::string deps_path = args.deps_json.empty() ? Sibling(input, "deps.json") : PythonPath(args.deps_json);
-  SwimlaneDeps deps;
-  std::string warning;
-  const SwimlaneDepsStatus status = LoadSwimlaneDeps(deps_path, &deps, &warning, &error);
-  if (status == SwimlaneDepsStatus::kError) return fail(error);
-  if (!warning.empty()) err << warning << "\n";
+  deps_thread.join();
+  SwimlaneDeps& deps = loaded.deps;
+  const SwimlaneDepsStatus status = loaded.status;
+  if (status == SwimlaneDepsStatus::kError) return fail(loaded.error);
+  if (!loaded.warning.empty()) err << loaded.warning << "\n";
   const bool have_deps = status == SwimlaneDepsStatus::kOk;
   if (have_deps && deps.has_edges && args.verbose) {
     lines.push_back("  Using deps.json edges (" + std::to_string(deps.edge_count) + " total) from " + deps_path);

@@ -435,8 +435,7 @@ class Reader {
       for (const AicoreRow& r : aicore_) out_.tasks.push_back(MakeTask(r));
     }
     (void)raw;
-    std::stable_sort(out_.tasks.begin(), out_.tasks.end(),
-                     [](const SwimlaneTask& a, const SwimlaneTask& b) { return a.task_id < b.task_id; });
+    SortTasks();
     if (!unmatched.empty()) {
       size_t total = 0;
       for (const auto& e : unmatched) total += e.second;
@@ -454,6 +453,33 @@ class Reader {
           "PLATFORM_AICORE_BUFFERS_PER_CORE if you see this regularly.");
     }
     return true;
+  }
+
+  /// Task rows by id, stable: (id, row) keys sorted, the rows then permuted in place.
+  void SortTasks() {
+    auto& tasks = out_.tasks;
+    const auto by_id = [](const SwimlaneTask& a, const SwimlaneTask& b) { return a.task_id < b.task_id; };
+    if (std::is_sorted(tasks.begin(), tasks.end(), by_id)) return;
+    std::vector<std::pair<__int128, uint32_t>> keys(tasks.size());
+    for (uint32_t i = 0; i < tasks.size(); ++i) keys[i] = {tasks[i].task_id, i};
+    std::sort(keys.begin(), keys.end());  // the row index breaks ties: a stable order
+    // Position k takes row keys[k].second: applied in place, one cycle at a time.
+    std::vector<bool> done(tasks.size(), false);
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      if (done[i]) continue;
+      const SwimlaneTask first = tasks[i];
+      size_t j = i;
+      for (;;) {
+        done[j] = true;
+        const size_t source = keys[j].second;
+        if (source == i) {
+          tasks[j] = first;
+          break;
+        }
+        tasks[j] = tasks[source];
+        j = source;
+      }
+    }
   }
 
   bool Phases() {
