@@ -21,6 +21,7 @@
 #include "query_command.h"
 #include "run_command.h"
 #include "simulate_command.h"
+#include "swimlane_command.h"
 #include "wait_sim_command.h"
 
 namespace depgraph {
@@ -293,6 +294,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                         "findings listed per kind, all are counted (default 20; 0 = all)");
 
   CriticalPathCommand critical_path(&app);
+  SwimlaneCommand swimlane(&app);
   WaitSimArgs wait_sim;
   CLI::App* wait_sim_cmd = AddWaitSimCommand(&app, &wait_sim);
   SimulateArgs simulate;
@@ -315,6 +317,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (derive_cmd->parsed()) return RunDeriveCommand(derive, out, err);
   if (check_cmd->parsed()) return RunCheckCommand(check, out, err);
   if (critical_path.parsed()) return critical_path.Run(out, err);
+  if (swimlane.parsed()) return swimlane.Run(out, err);
   if (wait_sim_cmd->parsed()) return RunWaitSimCommand(wait_sim, out, err);
   if (simulate_cmd->parsed()) return RunSimulateCommand(simulate, out, err);
   return RunDiffCommand(diff, out, err);

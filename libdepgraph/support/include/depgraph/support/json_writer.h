@@ -26,6 +26,15 @@ std::string JsonId(uint64_t value);
 /// case hex), everything else (non-ASCII included) raw. O(|text|).
 void AppendPythonJsonString(std::string* out, std::string_view text);
 
+/// Appends `text` (well-formed UTF-8) as Python's json.dumps with the default
+/// ensure_ascii=True writes a string: `"` and `\` backslash-escaped, \b \f \n \r \t as such,
+/// every other character outside printable ASCII (U+0020..U+007E) as \uXXXX in lower-case
+/// hex, characters beyond U+FFFF as a surrogate pair. O(|text|).
+void AppendPythonJsonStringAscii(std::string* out, std::string_view text);
+
+/// Appends PythonFloatRepr(value) without building a temporary string. O(1).
+void AppendPythonFloatRepr(std::string* out, double value);
+
 /// Python's repr() of a double: the shortest digits that read back to `value`, plain notation
 /// with at least one fractional digit when the decimal exponent is in [-4, 16) (`0.0`,
 /// `0.0001`, `1234567.0`), else `d[.ddd]e+XX` with at least two exponent digits (`1e-05`,
