@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "check_binding.h"
+#include "command_binding.h"
 #include "graph_binding.h"
 #include "graph_views.h"
 #include "loaded_graph.h"
@@ -17,6 +18,7 @@ PYBIND11_MODULE(_depgraph, m) {
   depgraph::python::BindGraph(m);
   depgraph::python::BindReports(m);
   depgraph::python::BindCheck(m);
+  depgraph::python::BindCommands(m);
 #ifdef DEPGRAPH_VERSION
   m.attr("__version__") = DEPGRAPH_VERSION;
 #endif
