@@ -148,39 +148,17 @@ class SidecarReader {
   // Python int() of `v` at JSON path `where`: false with status_ set when int() would raise
   // (a ValueError: kUnreadable with Python's message; a TypeError: kInvalid).
   bool IntOf(const ordered_json& v, const std::string& where, __int128* value) {
-    PyInt result;
-    switch (v.type()) {
-      case ordered_json::value_t::number_integer:
-        *value = v.get<int64_t>();
+    switch (PyIntOfJsonValue(v, value)) {
+      case PyIntOutcome::kOk:
         return true;
-      case ordered_json::value_t::number_unsigned:
-        *value = v.get<uint64_t>();
-        return true;
-      case ordered_json::value_t::boolean:
-        *value = v.get<bool>() ? 1 : 0;
-        return true;
-      case ordered_json::value_t::number_float: {
-        const double d = std::trunc(v.get<double>());
-        if (std::fabs(d) >= 8.5e37) {
-          Unreadable(where + ": " + v.dump() + " is out of range");
-          return false;
-        }
-        *value = static_cast<__int128>(d);
-        return true;
-      }
-      case ordered_json::value_t::string:
-        result = PyIntFromString(v.get_ref<const std::string&>());
-        if (result.status == PyInt::kOk) {
-          *value = result.value;
-          return true;
-        }
-        if (result.status == PyInt::kOverflow) {
-          Unreadable(where + ": " + QuoteForMessage(v.get_ref<const std::string&>()) +
-                     " is out of range");
-        } else {
-          Unreadable("invalid literal for int() with base 10: " +
-                     PyRepr(v.get_ref<const std::string&>()));
-        }
+      case PyIntOutcome::kOutOfRange:
+        Unreadable(where + ": " +
+                   (v.is_string() ? QuoteForMessage(v.get_ref<const std::string&>()) : v.dump()) +
+                   " is out of range");
+        return false;
+      case PyIntOutcome::kBadLiteral:
+        Unreadable("invalid literal for int() with base 10: " +
+                   PyRepr(v.get_ref<const std::string&>()));
         return false;
       default:
         Invalid(where, std::string("expected a number, got ") + v.type_name());

@@ -168,37 +168,48 @@ const ordered_json* Member(const ordered_json& object, std::string_view key) {
   return it == object.end() ? nullptr : &*it;
 }
 
-bool PyIntOfJson(const ordered_json& v, __int128* value, std::string* why) {
+PyIntOutcome PyIntOfJsonValue(const ordered_json& v, __int128* value) {
   switch (v.type()) {
     case ordered_json::value_t::number_integer:
       *value = v.get<int64_t>();
-      return true;
+      return PyIntOutcome::kOk;
     case ordered_json::value_t::number_unsigned:
       *value = v.get<uint64_t>();
-      return true;
+      return PyIntOutcome::kOk;
     case ordered_json::value_t::boolean:
       *value = v.get<bool>() ? 1 : 0;
-      return true;
+      return PyIntOutcome::kOk;
     case ordered_json::value_t::number_float: {
       const double d = std::trunc(v.get<double>());
-      if (!std::isfinite(d) || std::fabs(d) >= 8.5e37) {
-        *why = "number " + v.dump() + " is out of range";
-        return false;
-      }
+      if (!std::isfinite(d) || std::fabs(d) >= 8.5e37) return PyIntOutcome::kOutOfRange;
       *value = static_cast<__int128>(d);
-      return true;
+      return PyIntOutcome::kOk;
     }
     case ordered_json::value_t::string: {
       const PyInt result = PyIntFromString(v.get_ref<const std::string&>());
       if (result.status == PyInt::kOk) {
         *value = result.value;
-        return true;
+        return PyIntOutcome::kOk;
       }
-      *why = result.status == PyInt::kOverflow
-                 ? QuoteForMessage(v.get_ref<const std::string&>()) + " is out of range"
-                 : "expected an integer, got " + QuoteForMessage(v.get_ref<const std::string&>());
-      return false;
+      return result.status == PyInt::kOverflow ? PyIntOutcome::kOutOfRange
+                                               : PyIntOutcome::kBadLiteral;
     }
+    default:
+      return PyIntOutcome::kWrongType;
+  }
+}
+
+bool PyIntOfJson(const ordered_json& v, __int128* value, std::string* why) {
+  switch (PyIntOfJsonValue(v, value)) {
+    case PyIntOutcome::kOk:
+      return true;
+    case PyIntOutcome::kOutOfRange:
+      *why = v.is_string() ? QuoteForMessage(v.get_ref<const std::string&>()) + " is out of range"
+                           : "number " + v.dump() + " is out of range";
+      return false;
+    case PyIntOutcome::kBadLiteral:
+      *why = "expected an integer, got " + QuoteForMessage(v.get_ref<const std::string&>());
+      return false;
     default:
       *why = std::string("expected an integer, got ") + v.type_name();
       return false;

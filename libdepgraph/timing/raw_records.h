@@ -72,8 +72,19 @@ bool Truthy(const ordered_json& v);
 /// Member `key` of an object, or nullptr (dict.get). O(members).
 const ordered_json* Member(const ordered_json& object, std::string_view key);
 
+/// What Python's int() makes of a JSON value (PyIntOfJsonValue).
+enum class PyIntOutcome {
+  kOk,          ///< a value
+  kOutOfRange,  ///< a float that is not finite or at least 8.5e37, a string beyond 2^126
+  kBadLiteral,  ///< a string int() rejects (a ValueError)
+  kWrongType,   ///< null, an array or an object (a TypeError)
+};
+
 /// Python int() of a JSON value: integers exactly, floats truncated, booleans 0/1, strings as
-/// int() parses them. False with the reason in *why ("expected an integer, got null", "invalid
+/// int() parses them; callers word the failures. O(size).
+PyIntOutcome PyIntOfJsonValue(const ordered_json& v, __int128* value);
+
+/// PyIntOfJsonValue with the failure worded: false with the reason in *why ("expected an integer, got null", "invalid
 /// literal for int(): \"x\"", "out of range" beyond 2^126) when int() would raise. O(size).
 bool PyIntOfJson(const ordered_json& v, __int128* value, std::string* why);
 

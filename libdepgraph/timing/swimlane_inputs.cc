@@ -149,20 +149,25 @@ class DepsReader {
         if (!reader_.SkipValue()) return false;
         continue;
       }
-      std::optional<__int128> pred, succ;
+      // Ends as (has, value) pairs: GCC 12 warns, wrongly, of a maybe-uninitialized
+      // optional<__int128> when the two are copied into the edge.
+      __int128 ends[2] = {0, 0};
+      bool has[2] = {false, false};
       if (!reader_.BeginObject()) return false;
       std::string_view key;
       while (reader_.NextKey(&key)) {
-        if (key == "pred") {
-          if (!Id(&pred)) return false;
-        } else if (key == "succ") {
-          if (!Id(&succ)) return false;
+        if (key == "pred" || key == "succ") {
+          std::optional<__int128> id;
+          if (!Id(&id)) return false;
+          const int end = key == "pred" ? 0 : 1;
+          has[end] = id.has_value();
+          ends[end] = id.value_or(0);
         } else if (!reader_.SkipValue()) {
           return false;
         }
       }
       if (reader_.failed()) return false;
-      if (pred && succ) edges_.emplace_back(*pred, *succ);
+      if (has[0] && has[1]) edges_.emplace_back(ends[0], ends[1]);
       if ((i & 4095) == 4095) reader_.ReleaseConsumed();
     }
     return !reader_.failed();

@@ -54,15 +54,21 @@ def simulate(deps, **options) -> dict:
     return json.loads(_run(["simulate", deps, "--json"] + _flags(options)))
 
 
+def _json_written(command, target, flag, options):
+    """Runs `depgraph COMMAND TARGET FLAG <temporary file> OPTIONS...` and returns the JSON it
+    wrote there (the file is removed)."""
+    with tempfile.TemporaryDirectory(prefix="depgraph-") as tmp:
+        path = os.path.join(tmp, "out.json")
+        _run([command, target, flag, path] + _flags(options))
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+
+
 def critical_path(root, **options) -> dict:
     """`depgraph critical-path ROOT --json FILE` (docs/timing.md): the JSON as a dict. Like the
     command it also writes each rank's report and CPM traces beside the records."""
     options.pop("json", None)
-    with tempfile.TemporaryDirectory(prefix="depgraph-cp-") as tmp:
-        path = os.path.join(tmp, "critical_path.json")
-        _run(["critical-path", root, "--json", path] + _flags(options))
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+    return _json_written("critical-path", root, "--json", options)
 
 
 def swimlane(records, **options) -> dict:
@@ -71,8 +77,4 @@ def swimlane(records, **options) -> dict:
     a temporary file, not beside the records; the function table is left out."""
     options.pop("o", None)
     options.pop("output", None)
-    with tempfile.TemporaryDirectory(prefix="depgraph-swimlane-") as tmp:
-        path = os.path.join(tmp, "merged_swimlane.json")
-        _run(["swimlane", records, "-o", path] + _flags(options))
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+    return _json_written("swimlane", records, "-o", options)
