@@ -22,6 +22,7 @@
 #include "run_command.h"
 #include "simulate_command.h"
 #include "swimlane_command.h"
+#include "overlap_command.h"
 #include "wait_sim_command.h"
 
 namespace depgraph {
@@ -297,6 +298,8 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   SwimlaneCommand swimlane(&app);
   WaitSimArgs wait_sim;
   CLI::App* wait_sim_cmd = AddWaitSimCommand(&app, &wait_sim);
+  OverlapArgs overlap;
+  CLI::App* overlap_cmd = AddOverlapCommand(&app, &overlap);
   SimulateArgs simulate;
   CLI::App* simulate_cmd = AddSimulateCommand(&app, &simulate);
 
@@ -319,6 +322,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (critical_path.parsed()) return critical_path.Run(out, err);
   if (swimlane.parsed()) return swimlane.Run(out, err);
   if (wait_sim_cmd->parsed()) return RunWaitSimCommand(wait_sim, out, err);
+  if (overlap_cmd->parsed()) return RunOverlapCommand(overlap, out, err);
   if (simulate_cmd->parsed()) return RunSimulateCommand(simulate, out, err);
   return RunDiffCommand(diff, out, err);
 }
