@@ -224,6 +224,32 @@ void WritePerfData(const DepGraph& graph, const PerfSidecar& perf, Sink& s) {
     s.Lit("]");
   }
   IntArray(s, "nb", v, [&](size_t i) { return timed[i] ? int64_t{timed[i]->blocks} : 0; });
+  // The timeline: every record of a task that is a node, [node, core, type, start µs, end µs].
+  s.Lit(",\"ctypes\":[");
+  for (size_t t = 0; t < perf.core_type_names.size(); ++t) {
+    if (t) s.Lit(",");
+    s.Str(perf.core_type_names[t]);
+  }
+  s.Lit("],\"runs\":[");
+  bool first = true;
+  std::vector<int64_t> node_of(perf.tasks.size());
+  for (size_t t = 0; t < perf.tasks.size(); ++t) node_of[t] = graph.FindNode(perf.tasks[t].id);
+  for (const PerfRun& run : perf.runs) {
+    const int64_t node = node_of[run.task];
+    if (node < 0) continue;
+    s.Sep(&first);
+    s.Int(node);
+    s.Lit(",");
+    s.Int(run.core);
+    s.Lit(",");
+    s.UInt(run.type);
+    s.Lit(",");
+    s.Milli(std::max(0.0, run.start_us));
+    s.Lit(",");
+    s.Milli(std::max(0.0, run.end_us));
+    s.MaybeFlush();
+  }
+  s.Lit("]");
 }
 
 }  // namespace
@@ -462,6 +488,7 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
       out << assets::kExplorerDataJs << "\n" << assets::kExplorerRenderJs << "\n"
           << assets::kExplorerSearchJs << "\n" << assets::kExplorerPathJs << "\n"
           << assets::kExplorerGroupsJs << "\n" << assets::kExplorerUnitsJs << "\n"
+          << assets::kExplorerTimelineJs << "\n"
           << assets::kExplorerJs;
     } else {
       out << html.substr(mark, close + 2 - mark);

@@ -130,6 +130,7 @@ class SidecarReader {
     TaskId id;
     uint32_t core_type;  // index into core_type_names_
     __int128 start, end;
+    int64_t core;
   };
 
   PerfSidecarStatus Unreadable(std::string message) {
@@ -354,7 +355,8 @@ class SidecarReader {
 
   void AddRecord(const AicoreRow& row, __int128 core) {
     records_.push_back(Record{static_cast<TaskId>(static_cast<unsigned __int128>(row.token)),
-                              CoreTypeOf(core), row.start, row.end});
+                              CoreTypeOf(core), row.start, row.end,
+                              static_cast<int64_t>(std::clamp<__int128>(core, INT64_MIN, INT64_MAX))});
   }
 
   // The AICPU join (or the level-1 fallback), the unmatched warning, and one entry per id.
@@ -447,11 +449,18 @@ class SidecarReader {
         task.end_us = std::max(task.end_us, ToUs(end));
       }
       task.blocks = static_cast<uint32_t>(j - i);
+      for (size_t k = i; k < j; ++k) {
+        const Record& r = records_[k];
+        out_.runs.push_back(PerfRun{static_cast<uint32_t>(out_.tasks.size()), r.core,
+                                    r.core_type, ToUs(static_cast<int64_t>(r.start)),
+                                    ToUs(static_cast<int64_t>(r.end))});
+      }
       task.core_type = several_types ? "mix" : core_type_names_[records_[i].core_type];
       task.duration_us = task.end_us - task.start_us;
       out_.tasks.push_back(std::move(task));
       i = j;
     }
+    out_.core_type_names = core_type_names_;
   }
 
  public:

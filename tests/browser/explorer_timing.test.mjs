@@ -163,6 +163,23 @@ describe('Explorer page with timing records', { skip }, () => {
     await page.evaluate((id) => window.explorer.selectTask(id), ends(want).longest);
     await page.waitForTimeout(400);
     await screenshot(page, 'explorer_timing_small_selected');
+    // The timeline: a lane per core of the records, linked to the graph both ways.
+    assert.equal(await page.evaluate(() => window.explorer.toggleTimeline(true)), true);
+    const lanes = await page.evaluate(() => window.explorer.timelineLanes());
+    const doc = JSON.parse(readFileSync(path.join(dir, 'chip_swimlane_records.json'), 'utf8'));
+    const cores = new Set(doc.aicore_tasks.map((r) => r[0]));
+    assert.equal(lanes.length, cores.size, JSON.stringify(lanes));
+    assert.ok(lanes[0].startsWith('aic '), lanes[0]);
+    const target = ends(want).shortest;
+    const rects = await page.evaluate((id) => window.explorer.timelineRuns(id), target);
+    assert.ok(rects.length >= 1, 'the task has runs');
+    const box = await page.$eval('#timeline-canvas', (c) => { const r = c.getBoundingClientRect(); return { x: r.left, y: r.top }; });
+    const r0 = rects[0];
+    await page.mouse.click(box.x + (r0.x0 + r0.x1) / 2, box.y + (r0.y0 + r0.y1) / 2);
+    assert.equal(await page.evaluate(() => window.explorer.selectedTask()), target,
+      'a click on a run selects its task');
+    await page.waitForTimeout(300);
+    await screenshot(page, 'explorer_timeline_small');
     assertNoPageErrors(errors);
     await page.context().close();
 
@@ -204,6 +221,15 @@ describe('Explorer page with timing records', { skip }, () => {
     const sample = [...want.keys()].filter((_, k) => k % 1000 === 0);
     const got = await page.evaluate((ids) => ids.map((id) => window.explorer.duration(id)), sample);
     sample.forEach((id, k) => assert.ok(Math.abs(got[k] - want.get(id)) < 0.0015, `duration of ${id}`));
+    // The timeline at model scale: 24 AIC + 48 AIV lanes, the selection's runs in view.
+    const started = Date.now();
+    await page.keyboard.press('w');
+    assert.equal((await page.evaluate(() => window.explorer.timelineLanes())).length, 72);
+    console.log(`timeline of ${want.size} tasks opened in ${Date.now() - started} ms`);
+    const runs = await page.evaluate((id) => window.explorer.timelineRuns(id), longest);
+    assert.ok(runs.length >= 1);
+    await page.waitForTimeout(300);
+    await screenshot(page, 'explorer_timeline_65536');
     assertNoPageErrors(errors);
     await page.context().close();
   });

@@ -350,6 +350,7 @@
     showPanel(i);
     if (structure && !$('structure').hidden) structure.reveal(i);
     if (units) units.reveal(i, st.mask);  // the boxes holding it open
+    if (timeline) timeline.reveal(i);
     const hash = '#task=' + g.ids[i];
     if (location.hash !== hash) history.replaceState(null, '', hash);
     if (st.hlKind === 'anc' || st.hlKind === 'desc' || st.hlKind === 'both') applyHighlight();
@@ -423,6 +424,15 @@
     $('structure-button').hidden = false;
   }
 
+  // ---- the timeline (pages with timing records) ----
+  const timeline = createTimeline(g, st, { select });
+  let timelineDrawn = -1;
+  if (timeline) $('timeline-button').hidden = false;
+  function toggleTimeline() {
+    if (!timeline) return setNote('no timeline: this capture has no chip_swimlane_records.json');
+    timeline.toggle();
+  }
+
   // ---- search and the path question ----
   const searchTool = createSearch(g, st, { select, esc, redraw: () => R.invalidate() });
   const pathTool = createPathTool(g, {
@@ -441,6 +451,10 @@
   }
   R.onFrame = () => {
     updateStatus();
+    if (timeline && timeline.isOpen() && R.stateVersion !== timelineDrawn) {
+      timelineDrawn = R.stateVersion;
+      timeline.draw();
+    }
     // The view moved under a still pointer: the tooltip names what is under it now.
     if (hoverAt && !hoverPending) { hoverPending = true; requestAnimationFrame(hover); }
   };
@@ -556,6 +570,7 @@
   $('mode').addEventListener('change', (e) => setMode(e.target.value));
   $('color-by').addEventListener('change', (e) => setColourBy(e.target.value));
   $('critical').addEventListener('click', toggleCritical);
+  $('timeline-button').addEventListener('click', toggleTimeline);
   $('structure-button').addEventListener('click', () => showStructure($('structure').hidden));
   $('structure-close').addEventListener('click', () => showStructure(false));
   $('path-button').addEventListener('click', () => {
@@ -607,7 +622,7 @@
         const order = colourOrder();
         setColourBy(order[(order.indexOf(st.colourBy) + 1) % order.length]);
       },
-      'e': toggleExpandAll,
+      'e': toggleExpandAll, 'w': toggleTimeline,
       't': toggleDuration, 'g': () => showStructure(!structure || $('structure').hidden),
       '1': () => setMode('full'), '2': () => setMode('reduced'),
       '3': () => setMode('reduced_dataflow'), '4': () => setMode('retained'),
@@ -686,6 +701,11 @@
   api.expandAll = () => { if (units) { units.expandAll(st.mask); R.invalidate(); } };
   api.groupArrows = () => (units ? Array.from(units.agg.count).map((c, k) => ({
     from: units.agg.from[k], to: units.agg.to[k], count: c })) : []);
+  // The timeline: open or close it, a task's runs (CSS pixels of #timeline-canvas), a click.
+  api.toggleTimeline = (on) => (timeline ? timeline.toggle(on) : null);
+  api.timelineRuns = (id) => (timeline && byId(id) >= 0 ? timeline.runsOf(byId(id)) : null);
+  api.timelineClick = (x, y) => (timeline ? timeline.clickAt(x, y) : null);
+  api.timelineLanes = () => (timeline ? timeline.lanes() : []);
   api.unitLabelsDrawn = () => R.unitLabelsDrawn || 0;
   api.structureRows = () => (structure ? structure.rows() : []);
   api.toggleStructureRow = (k) => structure && structure.toggleRow(k);

@@ -601,7 +601,9 @@ function createRenderer(g, canvas, minimap, st) {
     requestAnimationFrame(() => { r.pending = false; r.draw(false); });
   };
   /** The scene changed (mode, colours, highlight): caches are stale. */
+  r.stateVersion = 0;  // bumped when the scene changes (the timeline redraws then)
   r.invalidate = function () {
+    r.stateVersion++;
     r.snapshot = null;
     r.overviewStale = true;
     clearTimeout(r.overviewTimer);

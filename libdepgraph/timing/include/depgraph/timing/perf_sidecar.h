@@ -34,6 +34,15 @@ struct PerfTask {
   double duration_us = 0;
 };
 
+/// One record merged into a task: the core it ran on and its interval (a viewer's timeline).
+struct PerfRun {
+  uint32_t task = 0;       ///< index into PerfSidecar::tasks
+  int64_t core = 0;        ///< core_id (clamped to 64 bits)
+  uint32_t type = 0;       ///< its core type: index into PerfSidecar::core_type_names
+  double start_us = 0;     ///< as PerfTask::start_us
+  double end_us = 0;
+};
+
 /// A loaded sidecar.
 struct PerfSidecar {
   int level = 0;               ///< chip_swimlane_level, 1..4
@@ -42,6 +51,9 @@ struct PerfSidecar {
   /// One entry per task id, ascending. Level 1: every AICore row; level >= 2 (or any level
   /// with AICPU rows): only rows matched by an AICPU row; level >= 2 without AICPU rows: none.
   std::vector<PerfTask> tasks;
+  /// Every record merged, task after task (tasks' order), a task's in file order.
+  std::vector<PerfRun> runs;
+  std::vector<std::string> core_type_names;  ///< the core types the runs name ("aic", "aiv")
   /// Lines the reference reader prints on stderr while loading successfully (the unmatched
   /// AICPU rows warning), exactly, without the newline. Callers print them.
   std::vector<std::string> warnings;
