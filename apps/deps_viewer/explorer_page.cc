@@ -224,32 +224,9 @@ void WritePerfData(const DepGraph& graph, const PerfSidecar& perf, Sink& s) {
     s.Lit("]");
   }
   IntArray(s, "nb", v, [&](size_t i) { return timed[i] ? int64_t{timed[i]->blocks} : 0; });
-  // The timeline: every record of a task that is a node, [node, core, type, start µs, end µs].
-  s.Lit(",\"ctypes\":[");
-  for (size_t t = 0; t < perf.core_type_names.size(); ++t) {
-    if (t) s.Lit(",");
-    s.Str(perf.core_type_names[t]);
-  }
-  s.Lit("],\"runs\":[");
-  bool first = true;
-  std::vector<int64_t> node_of(perf.tasks.size());
-  for (size_t t = 0; t < perf.tasks.size(); ++t) node_of[t] = graph.FindNode(perf.tasks[t].id);
-  for (const PerfRun& run : perf.runs) {
-    const int64_t node = node_of[run.task];
-    if (node < 0) continue;
-    s.Sep(&first);
-    s.Int(node);
-    s.Lit(",");
-    s.Int(run.core);
-    s.Lit(",");
-    s.UInt(run.type);
-    s.Lit(",");
-    s.Milli(std::max(0.0, run.start_us));
-    s.Lit(",");
-    s.Milli(std::max(0.0, run.end_us));
-    s.MaybeFlush();
-  }
-  s.Lit("]");
+  // The timeline's runs are in their own element (WriteExplorerRuns), parsed when it opens.
+  s.Lit(",\"timeline\":");
+  s.Lit(perf.runs.empty() ? "false" : "true");
 }
 
 }  // namespace
@@ -405,6 +382,53 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   s.Lit("}");
 }
 
+void WriteExplorerRuns(const DepGraph& graph, const PerfSidecar& perf, std::ostream& out) {
+  Sink s(out);
+  // Per core its type (an index into ctypes; -1 for a core no run names).
+  int64_t max_core = -1;
+  for (const PerfRun& run : perf.runs) max_core = std::max(max_core, run.core);
+  std::vector<int64_t> core_type(static_cast<size_t>(std::max<int64_t>(0, max_core + 1)), -1);
+  for (const PerfRun& run : perf.runs) {
+    if (run.core >= 0) core_type[static_cast<size_t>(run.core)] = run.type;
+  }
+  s.Lit("{\"ctypes\":[");
+  for (size_t t = 0; t < perf.core_type_names.size(); ++t) {
+    if (t) s.Lit(",");
+    s.Str(perf.core_type_names[t]);
+  }
+  s.Lit("]");
+  IntArray(s, "ctype", core_type.size(), [&](size_t c) { return core_type[c]; });
+  // Task after task: node, run count, then per run core, start and length in ns (integers:
+  // shorter than µs with decimals). Runs of tasks that are no node are left out.
+  s.Lit(",\"runs\":[");
+  bool first = true;
+  for (size_t i = 0; i < perf.runs.size();) {
+    size_t j = i;
+    while (j < perf.runs.size() && perf.runs[j].task == perf.runs[i].task) ++j;
+    const int64_t node = graph.FindNode(perf.tasks[perf.runs[i].task].id);
+    if (node >= 0) {
+      s.Sep(&first);
+      s.Int(node);
+      s.Lit(",");
+      s.UInt(j - i);
+      for (size_t k = i; k < j; ++k) {
+        const PerfRun& run = perf.runs[k];
+        const int64_t start = std::llround(std::max(0.0, run.start_us) * 1000.0);
+        const int64_t end = std::llround(std::max(0.0, run.end_us) * 1000.0);
+        s.Lit(",");
+        s.Int(run.core);
+        s.Lit(",");
+        s.Int(start);
+        s.Lit(",");
+        s.Int(std::max<int64_t>(0, end - start));
+      }
+      s.MaybeFlush();
+    }
+    i = j;
+  }
+  s.Lit("]}");
+}
+
 void WriteExplorerDetails(const DepGraph& graph, std::ostream& out) {
   Sink s(out);
   const size_t v = graph.nodes.size(), e = graph.pairs.size();
@@ -478,6 +502,12 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
       out << assets::kExplorerCss;
     } else if (key == "DATA") {
       WriteExplorerData(graph, labels, reduction, options, out, summary);
+    } else if (key == "RUNS") {
+      if (options.perf != nullptr && !options.perf->runs.empty()) {
+        WriteExplorerRuns(graph, *options.perf, out);
+      } else {
+        out << "{}";
+      }
     } else if (key == "DETAILS") {
       if (options.task_details) {
         WriteExplorerDetails(graph, out);

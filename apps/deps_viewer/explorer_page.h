@@ -73,6 +73,11 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
 /// Cost: O(V + rows + args · dims); ~200 bytes per task.
 void WriteExplorerDetails(const DepGraph& graph, std::ostream& out);
 
+/// Writes the timeline's runs (the perf sidecar's records of tasks that are nodes) as one JSON
+/// object, {ctypes, ctype, runs} (docs/explorer.md): the page parses it when the timeline
+/// first opens. O(runs).
+void WriteExplorerRuns(const DepGraph& graph, const PerfSidecar& perf, std::ostream& out);
+
 /// The whole page: the embedded explorer.html with its CSS, the data (WriteExplorerData) and
 /// the details (WriteExplorerDetails, when options.task_details) and the JavaScript put in
 /// place. Never prints. Cost: WriteExplorerData plus WriteExplorerDetails.

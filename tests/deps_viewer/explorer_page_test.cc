@@ -240,8 +240,8 @@ TEST(ExplorerPage, LessThanIsEscapedSoDataCannotCloseTheScript) {
   EXPECT_EQ(data.find('<'), std::string::npos);
   EXPECT_EQ(data.find('>'), std::string::npos);
   EXPECT_NE(data.find("\\u003c/script\\u003e"), std::string::npos);
-  // Only the page's own three scripts close.
-  EXPECT_EQ(Count(page.html, "</script>"), 3u);
+  // Only the page's own four scripts close (data, details, runs, code).
+  EXPECT_EQ(Count(page.html, "</script>"), 4u);
   const nlohmann::json json = nlohmann::json::parse(data);
   EXPECT_EQ(json["names"][0], "</script><script>alert(1)</script>");
   EXPECT_EQ(json["names"][1], "a<!--b&c>");

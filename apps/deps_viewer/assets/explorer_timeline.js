@@ -4,7 +4,8 @@
 // in the page data) on a time axis with its own zoom and pan; linked to the graph both ways:
 // a click on a run selects its task, the selected task's runs are outlined, with arrows from
 // its predecessors' runs and to its successors', and a highlight (a path, the critical path)
-// outlines the runs of the tasks it marks. Model: explorer_data.js.
+// outlines the runs of the tasks it marks. The runs are parsed when it first opens, so they
+// cost nothing before. Model: explorer_data.js.
 
 const TL_LANE = 16, TL_LABEL = 64, TL_AXIS = 18;
 
@@ -14,33 +15,43 @@ const TL_LANE = 16, TL_LABEL = 64, TL_AXIS = 18;
  * isOpen(), reveal(i), draw(), runsOf(i), clickAt(x, y) }.
  */
 function createTimeline(g, st, ui) {
-  const d = g.data;
-  if (!d.runs || !d.runs.length) return null;
+  if (!g.data.timeline) return null;
   const $ = (id) => document.getElementById(id);
   const box = $('timeline'), canvas = $('timeline-canvas'), note = $('timeline-note');
-  const n = d.runs.length / 5;
-  const node = new Uint32Array(n), lane = new Uint32Array(n);
-  const t0 = new Float64Array(n), t1 = new Float64Array(n);
-  // Lanes: AIC cores first, then the others, each by core id.
-  const laneKey = new Map();
-  for (let k = 0; k < n; k++) {
-    const key = d.runs[5 * k + 1] + ':' + d.runs[5 * k + 2];
-    if (!laneKey.has(key)) laneKey.set(key, { core: d.runs[5 * k + 1], type: d.ctypes[d.runs[5 * k + 2]] || '?' });
-  }
-  const lanes = [...laneKey.entries()].sort((a, b) =>
-    (a[1].type === 'aic' ? 0 : 1) - (b[1].type === 'aic' ? 0 : 1) || a[1].core - b[1].core);
-  const laneIndex = new Map(lanes.map(([key], i) => [key, i]));
-  let tmin = Infinity, tmax = -Infinity;
+  let n = 0, node, lane, t0, t1, lanes = [], tmin = 0, tmax = 0;
   const runsOfNode = new Map();
-  for (let k = 0; k < n; k++) {
-    node[k] = d.runs[5 * k];
-    lane[k] = laneIndex.get(d.runs[5 * k + 1] + ':' + d.runs[5 * k + 2]);
-    t0[k] = d.runs[5 * k + 3];
-    t1[k] = Math.max(t0[k], d.runs[5 * k + 4]);
-    tmin = Math.min(tmin, t0[k]);
-    tmax = Math.max(tmax, t1[k]);
-    if (!runsOfNode.has(node[k])) runsOfNode.set(node[k], []);
-    runsOfNode.get(node[k]).push(k);
+  // The runs, parsed when the timeline first opens (#explorer-runs: per task node, count, then
+  // core, start and length in ns per run). Lanes: AIC cores first, then the others, by id.
+  function load() {
+    const d = JSON.parse($('explorer-runs').textContent);
+    const r = d.runs;
+    for (let p = 0; p < r.length; p += 2 + 3 * r[p + 1]) n += r[p + 1];
+    node = new Uint32Array(n); lane = new Uint32Array(n);
+    t0 = new Float64Array(n); t1 = new Float64Array(n);
+    const core = new Int32Array(n);
+    for (let p = 0, k = 0; p < r.length; p += 2 + 3 * r[p + 1]) {
+      const list = [];
+      for (let q = 0; q < r[p + 1]; q++, k++) {
+        node[k] = r[p];
+        core[k] = r[p + 2 + 3 * q];
+        t0[k] = r[p + 3 + 3 * q] / 1000;
+        t1[k] = t0[k] + r[p + 4 + 3 * q] / 1000;
+        list.push(k);
+      }
+      runsOfNode.set(r[p], list);
+    }
+    const typeOf = (c) => d.ctypes[d.ctype[c]] || '?';
+    const cores = [...new Set(core)].sort((a, b) =>
+      (typeOf(a) === 'aic' ? 0 : 1) - (typeOf(b) === 'aic' ? 0 : 1) || a - b);
+    lanes = cores.map((c) => ({ core: c, type: typeOf(c) }));
+    const laneOf = new Map(cores.map((c, i) => [c, i]));
+    tmin = Infinity; tmax = -Infinity;
+    for (let k = 0; k < n; k++) {
+      lane[k] = laneOf.get(core[k]);
+      tmin = Math.min(tmin, t0[k]);
+      tmax = Math.max(tmax, t1[k]);
+    }
+    if (!n) tmin = tmax = 0;
   }
   const ctx = canvas.getContext('2d');
   const view = { s: 1, tx: 0, ty: 0 };  // x = TL_LABEL + (t * s + tx); y = TL_AXIS + lane * TL_LANE + ty
@@ -129,7 +140,7 @@ function createTimeline(g, st, ui) {
     ctx.fillStyle = '#333';
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
-    lanes.forEach(([, l], i) => {
+    lanes.forEach((l, i) => {
       const y = Y(i) + TL_LANE / 2;
       if (y > TL_AXIS && y < H) ctx.fillText(l.type.toUpperCase() + ' ' + l.core, 4, y);
     });
@@ -207,7 +218,7 @@ function createTimeline(g, st, ui) {
     document.body.classList.toggle('timeline-open', !box.hidden);
     if (!box.hidden) {
       resize();
-      if (!fitted) { fit(); fitted = true; }
+      if (!fitted) { load(); fit(); fitted = true; }
       if (st.selected >= 0) reveal(st.selected);
       note.textContent = lanes.length + ' cores, ' + n.toLocaleString('en-US') + ' runs, ' +
         formatUs(tmax - tmin) + '; wheel: zoom time, shift+wheel or drag: move, click: select';
@@ -221,6 +232,6 @@ function createTimeline(g, st, ui) {
     toggle, draw, reveal, clickAt, isOpen: () => !box.hidden,
     /** The CSS-pixel rectangles (in the timeline canvas) of node i's runs. */
     runsOf: (i) => (runsOfNode.get(i) || []).map((k) => runRect(k)),
-    lanes: () => lanes.map(([, l]) => l.type + ' ' + l.core),
+    lanes: () => lanes.map((l) => l.type + ' ' + l.core),
   };
 }
