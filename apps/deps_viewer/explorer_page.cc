@@ -229,6 +229,91 @@ void WritePerfData(const DepGraph& graph, const PerfSidecar& perf, Sink& s) {
   s.Lit(perf.runs.empty() ? "false" : "true");
 }
 
+// The observed critical path and the ready-idle stretches, in the runs' time base (ns since
+// the sidecar's base tick): "cp" per step node (-1: not a node), stall kind (0 front gap,
+// 1 data wait, 2 core wait) and stall ns; "cpsum" makespan, compute and stall ns; "idlesum"
+// the count and ns of all idle-while-ready stretches, the dispatch-latency floor (ns) and the
+// count and ns of those under it; "idle" per stretch (the longest kExplorerMaxIdleStretches)
+// core, start ns, length ns and the waiting task's node. Or "cpnote": why not.
+void WriteObservedRun(const DepGraph& graph, const PerfSidecar& perf, const ObservedRun& observed,
+                      Sink& s) {
+  if (!observed.unavailable.empty()) {
+    s.Lit(",\"cpnote\":");
+    s.Str(observed.unavailable);
+    return;
+  }
+  const TaskTimings& timings = observed.analysis.timings;
+  const double ns_per_tick = 1e9 / static_cast<double>(perf.clock_freq_hz);
+  const auto ns = [&](int64_t ticks) {
+    return std::max<int64_t>(
+        0, std::llround(static_cast<double>(ticks - perf.base_ticks) * ns_per_tick));
+  };
+  const auto span_ns = [&](int64_t ticks) {
+    return std::llround(static_cast<double>(ticks) * ns_per_tick);
+  };
+  const auto node_of = [&](uint32_t task) -> int64_t {
+    const TaskTiming& t = timings.tasks[task];
+    return t.has_task_id ? graph.FindNode(t.task_id) : -1;
+  };
+  const CriticalPathResult& r = observed.analysis.result;
+  s.Lit(",\"cp\":[");
+  bool first = true;
+  for (const ObservedStep& step : r.observed_path) {
+    s.Sep(&first);
+    s.Int(node_of(step.task));
+    s.Lit(",");
+    s.Int(static_cast<int64_t>(step.kind));
+    s.Lit(",");
+    s.Int(span_ns(step.stall));
+  }
+  s.Lit("],\"cpsum\":[");
+  s.Int(span_ns(r.makespan));
+  s.Lit(",");
+  s.Int(span_ns(r.compute_total));
+  s.Lit(",");
+  s.Int(span_ns(r.stall_total));
+  // The longest stretches, in their order (core, start), and the totals of all of them.
+  const std::vector<ReadyIdleGap>& gaps = observed.idle.gaps;
+  std::vector<uint32_t> order(gaps.size());
+  for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  if (order.size() > kExplorerMaxIdleStretches) {
+    const auto longer = [&](uint32_t a, uint32_t b) {
+      const int64_t la = gaps[a].end - gaps[a].start, lb = gaps[b].end - gaps[b].start;
+      return la != lb ? la > lb : a < b;
+    };
+    std::nth_element(order.begin(), order.begin() + kExplorerMaxIdleStretches, order.end(), longer);
+    order.resize(kExplorerMaxIdleStretches);
+    std::sort(order.begin(), order.end());
+  }
+  int64_t total = 0;
+  for (const ReadyIdleGap& gap : gaps) total += gap.end - gap.start;
+  s.Lit("],\"idlesum\":[");
+  s.UInt(gaps.size());
+  s.Lit(",");
+  s.Int(span_ns(total));
+  s.Lit(",");
+  s.Int(span_ns(observed.idle.floor));
+  s.Lit(",");
+  s.UInt(observed.idle.skipped);
+  s.Lit(",");
+  s.Int(span_ns(observed.idle.skipped_ticks));
+  s.Lit("],\"idle\":[");
+  first = true;
+  for (uint32_t k : order) {
+    const ReadyIdleGap& gap = gaps[k];
+    s.Sep(&first);
+    s.Int(gap.core);
+    s.Lit(",");
+    s.Int(ns(gap.start));
+    s.Lit(",");
+    s.Int(std::max<int64_t>(0, ns(gap.end) - ns(gap.start)));
+    s.Lit(",");
+    s.Int(node_of(gap.waiting));
+    s.MaybeFlush();
+  }
+  s.Lit("]");
+}
+
 }  // namespace
 
 void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labels,
@@ -382,7 +467,8 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
   s.Lit("}");
 }
 
-void WriteExplorerRuns(const DepGraph& graph, const PerfSidecar& perf, std::ostream& out) {
+void WriteExplorerRuns(const DepGraph& graph, const PerfSidecar& perf, const ObservedRun* observed,
+                       std::ostream& out) {
   Sink s(out);
   // Per core its type (an index into ctypes; -1 for a core no run names).
   int64_t max_core = -1;
@@ -426,7 +512,9 @@ void WriteExplorerRuns(const DepGraph& graph, const PerfSidecar& perf, std::ostr
     }
     i = j;
   }
-  s.Lit("]}");
+  s.Lit("]");
+  if (observed != nullptr) WriteObservedRun(graph, perf, *observed, s);
+  s.Lit("}");
 }
 
 void WriteExplorerDetails(const DepGraph& graph, std::ostream& out) {
@@ -504,7 +592,7 @@ void WriteExplorerPage(const DepGraph& graph, const std::vector<TaskLabel>& labe
       WriteExplorerData(graph, labels, reduction, options, out, summary);
     } else if (key == "RUNS") {
       if (options.perf != nullptr && !options.perf->runs.empty()) {
-        WriteExplorerRuns(graph, *options.perf, out);
+        WriteExplorerRuns(graph, *options.perf, options.observed, out);
       } else {
         out << "{}";
       }

@@ -15,9 +15,20 @@
 #include "depgraph/reduce/edge_mode.h"
 #include "depgraph/reduce/reduction.h"
 #include "depgraph/support/json_writer.h"  // AppendScriptSafeJsonString, used for the page data
+#include "depgraph/timing/critical_path_inputs.h"
 #include "depgraph/timing/perf_sidecar.h"
+#include "depgraph/timing/ready_idle_gaps.h"
 
 namespace depgraph {
+
+/// What the timeline draws besides the runs, analysed from the same records and deps.json:
+/// the observed critical path of `depgraph critical-path` and the idle stretches of cores
+/// while work of their type was ready (ready_idle_gaps.h).
+struct ObservedRun {
+  RankAnalysis analysis;           ///< meaningful only when `unavailable` is empty
+  ReadyIdleGaps idle;              ///< FindReadyIdleGaps of the analysis
+  std::string unavailable;         ///< why the run could not be analysed ("" when it was)
+};
 
 /// What WriteExplorerPage writes besides the graph itself.
 struct ExplorerPageOptions {
@@ -31,7 +42,13 @@ struct ExplorerPageOptions {
   /// The perf sidecar: per task duration, start and block count (`dur`, `t0`, `nb`) for the
   /// panel, the tooltip, the duration colouring and the critical path's weights. Null: none.
   const PerfSidecar* perf = nullptr;
+  /// With `perf`: the observed critical path and ready-idle stretches for the timeline.
+  const ObservedRun* observed = nullptr;
 };
+
+/// At most this many idle-while-ready stretches go into a page (the longest; the page's note
+/// gives the totals of all): 100,000 cost ~3 MB.
+inline constexpr size_t kExplorerMaxIdleStretches = 100000;
 
 /// Above this many tasks the viewer writes the page without per-task details (measured:
 /// docs/explorer.md, "Limits").
@@ -74,9 +91,13 @@ void WriteExplorerData(const DepGraph& graph, const std::vector<TaskLabel>& labe
 void WriteExplorerDetails(const DepGraph& graph, std::ostream& out);
 
 /// Writes the timeline's runs (the perf sidecar's records of tasks that are nodes) as one JSON
-/// object, {ctypes, ctype, runs} (docs/explorer.md): the page parses it when the timeline
-/// first opens. O(runs).
-void WriteExplorerRuns(const DepGraph& graph, const PerfSidecar& perf, std::ostream& out);
+/// object, {ctypes, ctype, runs} plus, from `observed` (may be null), the observed critical
+/// path `cp`, its totals `cpsum` and the ready-idle stretches `idle` (the longest
+/// kExplorerMaxIdleStretches) with their totals `idlesum`, or `cpnote` saying why
+/// there are none (docs/explorer.md): the page parses it when the timeline first opens.
+/// O(runs + path + stretches · log V).
+void WriteExplorerRuns(const DepGraph& graph, const PerfSidecar& perf, const ObservedRun* observed,
+                       std::ostream& out);
 
 /// The whole page: the embedded explorer.html with its CSS, the data (WriteExplorerData) and
 /// the details (WriteExplorerDetails, when options.task_details) and the JavaScript put in

@@ -17,7 +17,9 @@
 #include "depgraph/render/text_report.h"
 #include "depgraph/support/atomic_file.h"
 #include "depgraph/support/input_file.h"
+#include "depgraph/timing/critical_path_inputs.h"
 #include "depgraph/timing/perf_sidecar.h"
+#include "depgraph/timing/ready_idle_gaps.h"
 #include "viewer_output.h"
 #include "viewer_paths.h"
 
@@ -95,6 +97,18 @@ bool LoadPerfSidecarIfPresent(const std::string& path, PerfSidecar* perf, std::o
   return true;
 }
 
+// What the explorer's timeline draws besides the runs: `depgraph critical-path`'s observed
+// path and the cores' idle stretches while work was ready, from the records and deps.json.
+// Never fails: what stops the analysis becomes `unavailable`, which the page shows.
+void AnalyzeObservedRun(const std::string& records, const std::string& deps, ObservedRun* out) {
+  RankFiles files;
+  files.records = records;
+  files.deps = deps;
+  files.accept_legacy_rows = true;
+  if (!AnalyzeRankFiles(files, &out->analysis, &out->unavailable)) return;
+  out->idle = FindReadyIdleGaps(out->analysis.records, out->analysis.timings, out->analysis.hb);
+}
+
 }  // namespace
 
 int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err,
@@ -167,6 +181,13 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
         << ": the explorer page leaves out task arguments and edge rows (depgraph query and "
            "--format text have them)\n";
   }
+  // The explorer's timeline: the observed path and idle stretches, read while the graph is
+  // reduced and laid out (std::jthread joins on every return below).
+  ObservedRun observed;
+  std::jthread observer;
+  if (layout.explorer && !perf.runs.empty()) {
+    observer = std::jthread([&] { AnalyzeObservedRun(perf_path, input, &observed); });
+  }
   StructuralReduction reduction;
   if (reducing || options.stats || layout.explorer) {
     reduction = ReduceStructurally(graph, options.threads);
@@ -189,6 +210,10 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   if (labeller.joinable()) labeller.join();
   RenderRequest request{graph, labels, selection, source, options};
   if (!perf.tasks.empty()) request.perf = &perf;
+  if (observer.joinable()) {
+    observer.join();
+    request.observed = &observed;
+  }
   request.progress = &err;
   request.progress_is_terminal = err_is_terminal;
   ExplorerPageSummary explorer;

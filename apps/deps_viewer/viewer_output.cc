@@ -136,6 +136,7 @@ bool RenderOutput(const RenderRequest& request, std::ostream& out, std::string* 
     explorer_options.task_details = request.graph.nodes.size() <= kExplorerDetailsMaxTasks;
     explorer_options.threads = request.options.threads;
     explorer_options.perf = request.perf;
+    explorer_options.observed = request.observed;
     WriteExplorerPage(request.graph, request.labels, *request.reduction, explorer_options, out,
                       request.explorer);
     *summary = std::to_string(request.graph.nodes.size()) + " nodes, " +

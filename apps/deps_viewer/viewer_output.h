@@ -24,6 +24,8 @@ struct RenderRequest {
   const ViewerOptions& options;
   /// The perf sidecar's tasks, when it has any: the explorer page shows their durations.
   const PerfSidecar* perf = nullptr;
+  /// With `perf`, explorer page only: the run's observed critical path and ready-idle stretches.
+  const ObservedRun* observed = nullptr;
   /// html only: write the explorer page (needs `reduction`) and fill this with its counts.
   ExplorerPageSummary* explorer = nullptr;
   const StructuralReduction* reduction = nullptr;  ///< ReduceStructurally(graph)

@@ -412,10 +412,13 @@ bool AnalyzeRankFiles(const RankFiles& files, RankAnalysis* out, std::string* er
     *err = deps_error;
     return false;
   }
-  CriticalPathNames names;
-  if (!LoadCriticalPathNames(files.names, &names, err)) return false;
-  if (!NameTimedTasks(out->timings, out->deps, names, files.deps, files.names, &out->names, err)) {
-    return false;
+  if (!files.names.empty()) {
+    CriticalPathNames names;
+    if (!LoadCriticalPathNames(files.names, &names, err)) return false;
+    if (!NameTimedTasks(out->timings, out->deps, names, files.deps, files.names, &out->names,
+                        err)) {
+      return false;
+    }
   }
   AddDependencyEdges(out->timings, out->deps.TimedEdges(out->timings), files.options, &out->hb);
   out->result = AnalyzeCriticalPath(out->timings, out->hb, files.options);

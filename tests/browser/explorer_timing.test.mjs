@@ -53,6 +53,49 @@ function expectedDurations(file) {
   return out;
 }
 
+// The observed critical path of `depgraph critical-path` (task ids, first to last) for the rank
+// in `dir`, written to a JSON report beside it.
+function observedPathOf(dir) {
+  const json = path.join(path.dirname(dir), path.basename(dir) + '_cp.json');
+  run(tools.cli, ['critical-path', dir, '--json', json]);
+  const doc = JSON.parse(readFileSync(json, 'utf8'));
+  assert.equal(doc.ranks.length, 1);
+  return doc.ranks[0].observed_path.tasks.map((t) => t.task_id);
+}
+
+// Checks the timeline's idle-while-ready stretches against the records: each lies where its
+// core ran nothing, its waiting task's producers had all ended by its start, and the task
+// itself started no earlier than its end. `records` and `deps` are the parsed files.
+function checkIdleStretches(stretches, records, deps) {
+  const freq = Number(records.metadata.clock_freq_hz);
+  const rows = records.aicore_tasks;
+  let base = Infinity;
+  for (const r of rows) if (r[3] > 0) base = Math.min(base, r[3]);
+  for (const r of records.aicpu_tasks || []) if (r[2] > 0) base = Math.min(base, r[2]);
+  const us = (t) => (t - base) * 1e6 / freq;
+  const span = new Map();
+  for (const r of rows) {
+    const id = String(r[1]);
+    const [a, b] = span.get(id) || [Infinity, -Infinity];
+    span.set(id, [Math.min(a, us(r[3])), Math.max(b, us(r[4]))]);
+  }
+  const eps = 0.01;
+  for (const st of stretches) {
+    const core = Number(st.lane.split(' ')[1]);
+    for (const r of rows) {
+      if (r[0] !== core) continue;
+      assert.ok(us(r[4]) <= st.start + eps || us(r[3]) >= st.end - eps,
+        `core ${core} runs ${r[1]} during the idle stretch ${st.start}-${st.end}`);
+    }
+    const preds = deps.edges.filter((e) => String(e.succ) === st.waiting).map((e) => String(e.pred));
+    assert.ok(preds.length > 0, `${st.waiting} has producers`);
+    for (const p of preds) {
+      if (span.has(p)) assert.ok(span.get(p)[1] <= st.start + eps, `producer ${p} ended by ${st.start}`);
+    }
+    assert.ok(span.get(st.waiting)[0] >= st.end - eps, `${st.waiting} started after the stretch`);
+  }
+}
+
 // Centres a task (selecting it, then closing the panel) and waits until the view is still,
 // so that frames are drawn sharply rather than from the cached overview.
 async function centre(page, id) {
@@ -180,6 +223,29 @@ describe('Explorer page with timing records', { skip }, () => {
       'a click on a run selects its task');
     await page.waitForTimeout(300);
     await screenshot(page, 'explorer_timeline_small');
+    // The observed critical path is the one `depgraph critical-path` reports, marked in the
+    // graph; `o` toggles it.
+    const observed = observedPathOf(dir);
+    assert.ok(observed.length >= 3, `observed path ${observed}`);
+    assert.deepEqual(await page.evaluate(() => window.explorer.observedPath()), observed);
+    await page.keyboard.press('o');
+    assert.deepEqual(new Set(await page.evaluate(() => window.explorer.highlighted())), new Set(observed));
+    assert.match(await page.textContent('#status'), /observed critical path: \d+ tasks/);
+    // Idle-while-ready stretches: here one, on the AIC core while the MIX task waited; a click
+    // on it selects that task.
+    const idle = await page.evaluate(() => window.explorer.timelineIdle());
+    assert.ok(idle.length >= 1, JSON.stringify(idle));
+    checkIdleStretches(idle, doc, JSON.parse(readFileSync(path.join(dir, 'deps.json'), 'utf8')));
+    await screenshot(page, 'explorer_timeline_observed_small');
+    const lane = lanes.indexOf(idle[0].lane);
+    const at = await page.evaluate(([s, e]) => window.explorer.timelineX((s + e) / 2), [idle[0].start, idle[0].end]);
+    const top = await page.evaluate((l) => window.explorer.timelineY(l), lane);
+    await page.mouse.click(box.x + at, box.y + top + 8);
+    assert.equal(await page.evaluate(() => window.explorer.selectedTask()), idle[0].waiting,
+      'a click on an idle stretch selects the task that waited');
+    assert.match(await page.textContent('#status'), /idle for .* while .* was ready/);
+    await page.keyboard.press('o');
+    assert.deepEqual(await page.evaluate(() => window.explorer.highlighted()), []);
     assertNoPageErrors(errors);
     await page.context().close();
 
@@ -198,8 +264,11 @@ describe('Explorer page with timing records', { skip }, () => {
   });
 
   test('generated graph with synthetic records (65536 decode tasks)', async () => {
-    const deps = path.join(session.dir, 'deps.json');
-    const records = path.join(session.dir, 'chip_swimlane_records.json');
+    // In a folder of its own: critical-path reads every rank folder under the one it is given.
+    const dir = path.join(session.dir, 'generated');
+    run('mkdir', ['-p', dir]);
+    const deps = path.join(dir, 'deps.json');
+    const records = path.join(dir, 'chip_swimlane_records.json');
     run(tools.genGraph, ['--shape', 'decode', '--tasks', '65536', '--seed', '1', '-o', deps,
       '--timing-records', '-q']);
     const html = path.join(session.dir, 'explorer_timing_65536.html');
@@ -230,6 +299,16 @@ describe('Explorer page with timing records', { skip }, () => {
     assert.ok(runs.length >= 1);
     await page.waitForTimeout(300);
     await screenshot(page, 'explorer_timeline_65536');
+    // The observed critical path at model scale is critical-path's, drawn on both views.
+    const observed = observedPathOf(dir);
+    assert.ok(observed.length > 1000, `${observed.length} steps`);
+    const shown = await page.evaluate(() => window.explorer.observedPath());
+    assert.equal(shown.length, observed.length);
+    assert.deepEqual(shown, observed);
+    await page.keyboard.press('o');
+    assert.match(await page.textContent('#status'), /observed critical path/);
+    await page.waitForTimeout(300);
+    await screenshot(page, 'explorer_timeline_observed_65536');
     assertNoPageErrors(errors);
     await page.context().close();
   });

@@ -197,10 +197,15 @@
     st.note = text;
     updateStatus();
   }
+  // The critical-path and observed-path buttons show which of them is on.
+  function pathButtonsOff() {
+    $('critical').classList.remove('on');
+    $('observed-button').classList.remove('on');
+  }
   function clearHighlight() {
     st.nodeHl = st.pairHl = null;
     st.hlKind = null;
-    $('critical').classList.remove('on');
+    pathButtonsOff();
     setNote('');
     R.invalidate();
   }
@@ -244,7 +249,7 @@
   function highlight(kind) {
     if (st.selected < 0) return setNote('select a task first');
     st.hlKind = kind;
-    $('critical').classList.remove('on');
+    pathButtonsOff();
     applyHighlight();
   }
   // Key p, shift-click and the panel's path button: the path tool lists the steps.
@@ -253,8 +258,23 @@
     if (a < 0) return setNote('select a task, then shift-click a second one (or type both in the path box)');
     if (b < 0) return pathTool.open(a, -1);
     st.hlKind = 'path';
-    $('critical').classList.remove('on');
+    pathButtonsOff();
     pathTool.show(a, b);
+    R.invalidate();
+  }
+  // The observed critical path of the timing records (what gated each start, as `depgraph
+  // critical-path` walks it): marked in the graph and drawn through the runs on the timeline.
+  function toggleObserved() {
+    if (!timeline) return setNote('no timeline: this capture has no chip_swimlane_records.json');
+    if (st.hlKind === 'observed') return clearHighlight();
+    const cp = timeline.observedPath();
+    if (!cp.steps) return setNote('observed critical path: ' + cp.note);
+    const nodes = cp.steps.map((s) => s.node).filter((i) => i >= 0);
+    st.hlKind = 'observed';
+    markPath(nodes, 5);
+    pathButtonsOff();
+    $('observed-button').classList.add('on');
+    setNote(timeline.observedSummary());
     R.invalidate();
   }
   function toggleCritical() {
@@ -263,6 +283,7 @@
     if (!path) return setNote('critical path: the graph has a cycle');
     st.hlKind = 'critical';
     markPath(path, 4);
+    pathButtonsOff();
     $('critical').classList.add('on');
     let total = 0;
     if (g.weight) for (const i of path) total += g.weight[i];
@@ -403,7 +424,7 @@
   // Marks `nodes` (a group's) and fits the view to them.
   function highlightNodes(nodes, text) {
     st.hlKind = 'group';
-    $('critical').classList.remove('on');
+    pathButtonsOff();
     st.nodeHl = new Uint8Array(g.n);
     st.pairHl = new Uint8Array(g.m);
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -425,7 +446,7 @@
   }
 
   // ---- the timeline (pages with timing records) ----
-  const timeline = createTimeline(g, st, { select });
+  const timeline = createTimeline(g, st, { select, note: setNote });
   let timelineDrawn = -1;
   if (timeline) $('timeline-button').hidden = false;
   function toggleTimeline() {
@@ -571,6 +592,7 @@
   $('color-by').addEventListener('change', (e) => setColourBy(e.target.value));
   $('critical').addEventListener('click', toggleCritical);
   $('timeline-button').addEventListener('click', toggleTimeline);
+  $('observed-button').addEventListener('click', toggleObserved);
   $('structure-button').addEventListener('click', () => showStructure($('structure').hidden));
   $('structure-close').addEventListener('click', () => showStructure(false));
   $('path-button').addEventListener('click', () => {
@@ -622,7 +644,8 @@
         const order = colourOrder();
         setColourBy(order[(order.indexOf(st.colourBy) + 1) % order.length]);
       },
-      'e': toggleExpandAll, 'w': toggleTimeline,
+      'e': toggleExpandAll, 'w': toggleTimeline, 'o': toggleObserved,
+      'i': () => { if (timeline) timeline.toggleIdle(); },
       't': toggleDuration, 'g': () => showStructure(!structure || $('structure').hidden),
       '1': () => setMode('full'), '2': () => setMode('reduced'),
       '3': () => setMode('reduced_dataflow'), '4': () => setMode('retained'),
@@ -706,6 +729,18 @@
   api.timelineRuns = (id) => (timeline && byId(id) >= 0 ? timeline.runsOf(byId(id)) : null);
   api.timelineClick = (x, y) => (timeline ? timeline.clickAt(x, y) : null);
   api.timelineLanes = () => (timeline ? timeline.lanes() : []);
+  // The observed critical path (raw ids, first to last; null without one) and the idle
+  // stretches with ready work drawn on the timeline; toggles for both.
+  api.toggleObserved = () => { toggleObserved(); return st.hlKind === 'observed'; };
+  api.observedPath = () => {
+    if (!timeline) return null;
+    const cp = timeline.observedPath();
+    return cp.steps ? cp.steps.filter((s) => s.node >= 0).map((s) => g.ids[s.node]) : null;
+  };
+  api.timelineIdle = () => (timeline ? timeline.idleStretches() : []);
+  api.timelineX = (us) => (timeline ? timeline.xOf(us) : null);
+  api.timelineY = (lane) => (timeline ? timeline.yOf(lane) : null);
+  api.toggleIdle = (on) => (timeline ? timeline.toggleIdle(on) : null);
   api.unitLabelsDrawn = () => R.unitLabelsDrawn || 0;
   api.structureRows = () => (structure ? structure.rows() : []);
   api.toggleStructureRow = (k) => structure && structure.toggleRow(k);

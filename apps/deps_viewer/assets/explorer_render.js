@@ -11,8 +11,9 @@ const MOVING_EDGE_BUDGET = 250000;   // ... unless its edges are longer than thi
 const CELL_W = 120, CELL_H = 72;     // spatial grid cell (world units)
 const OVERVIEW_MAX_SIDE = 4096, OVERVIEW_MAX_AREA = 8e6;
 const EDGE_COLOUR = '#8d99a8', EDGE_FAINT = '#e2e5e9';
-// Ancestors, descendants, a path, the critical path (teal: the duration scale ends in red).
-const HL_COLOURS = { 1: '#1a73e8', 2: '#e8710a', 3: '#7b1fa2', 4: '#00897b' };
+// Ancestors, descendants, a path, the critical path (teal: the duration scale ends in red),
+// the observed critical path of the timing records (magenta).
+const HL_COLOURS = { 1: '#1a73e8', 2: '#e8710a', 3: '#7b1fa2', 4: '#00897b', 5: '#c2185b' };
 const MATCH_COLOUR = '#f9ab00';                     // search matches
 // Groups: open frames by depth, collapsed boxes by kind (a light hue), their arrows.
 const UNIT_FILLS = ['#f6f8fb', '#eef2f7'], UNIT_FRAME = '#c3ccd8', UNIT_BORDER = '#6b7a8c';
@@ -217,7 +218,7 @@ function createRenderer(g, canvas, minimap, st) {
     c.globalAlpha = 1;
     if (hlEdges) {
       c.lineWidth = px * 2;
-      for (const code of [1, 2, 3, 4]) {
+      for (const code of [1, 2, 3, 4, 5]) {
         c.strokeStyle = HL_COLOURS[code];
         c.beginPath();
         for (let ri = 0; ri < 4; ri += 2) for (let k = ranges[ri]; k < ranges[ri + 1]; k++) {
@@ -271,7 +272,7 @@ function createRenderer(g, canvas, minimap, st) {
     }
     if (nodeHl) {  // outline highlighted nodes in their relation's colour
       c.lineWidth = px * 2;
-      for (const code of [1, 2, 3, 4]) {
+      for (const code of [1, 2, 3, 4, 5]) {
         c.strokeStyle = HL_COLOURS[code];
         c.beginPath();
         let any = false;

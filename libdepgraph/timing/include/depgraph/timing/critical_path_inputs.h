@@ -103,7 +103,7 @@ bool NameTimedTasks(const TaskTimings& timings, const CriticalPathDeps& deps,
 struct RankFiles {
   std::string records;              ///< chip_swimlane_records.json (or l2_perf_records.json)
   std::string deps;                 ///< deps.json
-  std::string names;                ///< the name map to use
+  std::string names;                ///< the name map to use; "": tasks are not named
   bool accept_legacy_rows = false;  ///< accept rows of 5 or more values (the reference: 6)
   CriticalPathOptions options;
 };
@@ -113,7 +113,7 @@ struct RankAnalysis {
   TimingRecords records;
   TaskTimings timings;
   CriticalPathDeps deps;
-  std::vector<TaskName> names;  ///< per task of `timings`
+  std::vector<TaskName> names;  ///< per task of `timings` (empty when RankFiles::names is "")
   HappensBefore hb;
   CriticalPathResult result;
   int64_t clock_freq_hz = 0;  ///< int() of metadata.clock_freq_hz
