@@ -52,6 +52,11 @@ bool AnswerOverlap(const DepGraph& graph, const TimingRecords& records,
       return false;
     }
   }
+  if (a == b) {
+    *err = "task " + FormatTaskId(a, graph.Display()) +
+           " was given twice: name two different tasks";
+    return false;
+  }
   auto view = [&](TaskId id, const TaskTiming* t) {
     return OverlapTask{id, t->start, t->end, records.rows[t->first_row].core};
   };

@@ -59,6 +59,9 @@ TEST(OverlapCommand, BadInputIsOneLine) {
   EXPECT_TRUE(unknown.out.empty());
   EXPECT_NE(unknown.err.find("task (9, 9) is not in the graph\n"), std::string::npos) << unknown.err;
   EXPECT_EQ(std::count(unknown.err.begin(), unknown.err.end(), '\n'), 1);
+  const Answer same = Overlap({"(2, 0)", "(2, 0)"});
+  EXPECT_EQ(same.code, 1);
+  EXPECT_NE(same.err.find("task (2, 0) was given twice"), std::string::npos) << same.err;
   const Answer bad = Overlap({"(2, 0)", "x"});
   EXPECT_EQ(bad.code, 1);
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;

@@ -70,6 +70,8 @@ TEST(TaskOverlap, TasksWithoutRecordsOrNotInTheGraphAreErrors) {
   EXPECT_EQ(err, "task 10 has no timing records");
   EXPECT_FALSE(AnswerOverlap(run.graph, run.records, run.timings, 1, 77, &answer, &err));
   EXPECT_EQ(err, "task 77 is not in the graph");
+  EXPECT_FALSE(AnswerOverlap(run.graph, run.records, run.timings, 3, 3, &answer, &err));
+  EXPECT_EQ(err, "task 3 was given twice: name two different tasks");
 }
 
 }  // namespace

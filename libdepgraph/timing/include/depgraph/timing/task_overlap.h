@@ -54,7 +54,7 @@ struct OverlapAnswer {
 /// predecessor ended after the first did; the second's first core ran another task until
 /// after the first ended; its dispatch (AICPU rows) came after the first ended; else
 /// unexplained. False with a one-line message when a task is not in the graph or has no
-/// records. Cost: O(V + E) for the path search plus O(rows) for the core scan.
+/// records, or when `a` and `b` are the same task. Cost: O(V + E) for the path search plus O(rows) for the core scan.
 bool AnswerOverlap(const DepGraph& graph, const TimingRecords& records,
                    const TaskTimings& timings, TaskId a, TaskId b, OverlapAnswer* answer,
                    std::string* err);
