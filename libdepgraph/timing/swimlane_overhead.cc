@@ -3,9 +3,12 @@
 // time a core starts or stops or a task becomes ready or is dispatched.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <set>
+#include <string_view>
 
 #include "swimlane_trace_builder.h"
 
@@ -18,8 +21,16 @@ constexpr __int128 kMask64 = (static_cast<__int128>(1) << 64) - 1;
 __int128 Normalize(__int128 id) { return id < 0 ? (id & kMask64) : id; }
 
 /// Python's round(x, 3): the correctly rounded 3-decimal value (ties to even on the exact
-/// binary value, as printf's %.3f rounds), read back as a double.
+/// binary value, as printf's %.3f rounds), read back as a double. Fast path: when x * 1000
+/// (error < 2^-13 below 2^40) is clearly not near a half, the rounding is the nearest integer
+/// r, and r / 1000.0 is the double nearest r / 1000, as strtod reads "r/1000" exactly; else
+/// printf and strtod decide.
 double Round3(double x) {
+  const double y = x * 1000.0;
+  if (std::fabs(y) < 0x1p40) {
+    const double r = std::nearbyint(y);
+    if (std::fabs(y - r) < 0.499) return r / 1000.0;
+  }
   char buf[512];
   std::snprintf(buf, sizeof buf, "%.3f", x);
   return std::strtod(buf, nullptr);
@@ -130,7 +141,7 @@ void SwimlaneTraceBuilder::OverheadCounters() {
     at[i][static_cast<size_t>(d.type + (d.ready ? 2 : 0))] += d.delta;
   }
   static const struct {
-    const char* name;
+    std::string_view name;
     int64_t tid;
   } kTracks[8] = {{"oh_aic_idle", 9101}, {"oh_aic_ready", 9102}, {"oh_aic_overhead", 9103},
                   {"oh_aiv_idle", 9111}, {"oh_aiv_ready", 9112}, {"oh_aiv_overhead", 9113},
@@ -143,24 +154,27 @@ void SwimlaneTraceBuilder::OverheadCounters() {
       running[static_cast<size_t>(ty)] += at[i][static_cast<size_t>(ty)];
       waiting[static_cast<size_t>(ty)] += at[i][static_cast<size_t>(ty + 2)];
     }
-    std::vector<std::pair<int, int64_t>> values;  // (track, value) in the reference's order
+    std::array<std::pair<int, int64_t>, 8> values;  // (track, value) in the reference's order
+    size_t count = 0;
     bool all = true, work = false, has = true;
     for (int ty : types) {
       const size_t k = static_cast<size_t>(ty);
       const int64_t idle = static_cast<int64_t>(cores[k].size()) - running[k];
       const bool overhead = idle > 0 && waiting[k] > 0;
-      values.emplace_back(3 * ty, idle);
-      values.emplace_back(3 * ty + 1, waiting[k]);
-      values.emplace_back(3 * ty + 2, overhead ? 1 : 0);
+      values[count++] = {3 * ty, idle};
+      values[count++] = {3 * ty + 1, waiting[k]};
+      values[count++] = {3 * ty + 2, overhead ? 1 : 0};
       all = all && overhead;
       if (waiting[k] > 0) {
         work = true;
         has = has && idle > 0;
       }
     }
-    values.emplace_back(6, all ? 1 : 0);
-    values.emplace_back(7, work && has ? 1 : 0);
-    for (const auto& [track, value] : values) {
+    values[count++] = {6, all ? 1 : 0};
+    values[count++] = {7, work && has ? 1 : 0};
+    std::optional<double> ts;  // Round3(times[i]), computed when first written
+    for (size_t v = 0; v < count; ++v) {
+      const auto [track, value] = values[v];
       const size_t k = static_cast<size_t>(track);
       if (seen[k] && previous[k] == value) continue;
       seen[k] = true;
@@ -178,7 +192,8 @@ void SwimlaneTraceBuilder::OverheadCounters() {
       w_.Key("tid");
       w_.Int(kTracks[k].tid);
       w_.Key("ts");
-      w_.Float(Round3(times[i]));
+      if (!ts) ts = Round3(times[i]);
+      w_.Float(*ts);
       w_.Key("args");
       w_.BeginObject();
       w_.Key(kTracks[k].name);
