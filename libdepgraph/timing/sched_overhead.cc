@@ -69,13 +69,13 @@ TaskFold FoldTasks(const SwimlaneRecords& records, const SwimlaneDeps& deps,
   return fold;
 }
 
-/// The step function of the sweep: sorted distinct times, and per step [times[i],
-/// times[i+1]) and engine the count of ready-undispatched tasks.
+/// The step function of the sweep: sorted distinct times and, per step [times[i], times[i+1])
+/// and engine, whether a task of the engine was ready and undispatched.
 struct ReadySteps {
   std::vector<double> times;
-  std::vector<int64_t> ready;  ///< [step * engines + engine]
+  std::vector<uint8_t> has_ready;  ///< [step * engines + engine]
   size_t engines = 0;
-  /// Per engine, prefix integrals of "ready > 0": busy[engine][i] = time in steps < i.
+  /// Per engine, prefix integrals of has_ready: ready_time[engine][i] = ready time in steps < i.
   std::vector<std::vector<double>> ready_time;
 
   /// Time within [times[0], x] during which the engine had ready work (x within the window).
@@ -83,12 +83,12 @@ struct ReadySteps {
   double ReadyTimeUpTo(size_t engine, double x) const {
     if (times.size() < 2 || x <= times[0]) return 0;
     size_t i = static_cast<size_t>(std::upper_bound(times.begin(), times.end() - 1, x) - times.begin()) - 1;
-    const double partial = ready[i * engines + engine] > 0 ? x - times[i] : 0;
+    const double partial = has_ready[i * engines + engine] ? x - times[i] : 0;
     return ready_time[engine][i] + partial;
   }
 };
 
-/// Part 1: the sweep over start/end and ready/dispatch events. O(n log n).
+/// Part 1: the sweep over start/end and ready/dispatch events (sorted by time). O(n log n).
 ReadySteps OverheadSweep(const SwimlaneRecords& records, const TaskFold& fold,
                          const std::vector<int>& engine_of_type, double w0, double w1,
                          SchedOverheadReport* report) {
@@ -96,10 +96,9 @@ ReadySteps OverheadSweep(const SwimlaneRecords& records, const TaskFold& fold,
   struct Delta {
     double time;
     uint32_t slot;  // engine (running) or m + engine (ready)
-    int delta;
+    int32_t delta;
   };
-  std::vector<Delta> deltas;
-  std::vector<double> times = {w0, w1};
+  std::vector<Delta> deltas = {{w0, 0, 0}, {w1, 0, 0}};  // the window's ends are steps too
   for (const SwimlaneTask& row : records.tasks) {
     const int engine = engine_of_type[row.core_type];
     if (engine < 0) continue;
@@ -107,8 +106,6 @@ ReadySteps OverheadSweep(const SwimlaneRecords& records, const TaskFold& fold,
     if (e > s) {
       deltas.push_back({s, static_cast<uint32_t>(engine), 1});
       deltas.push_back({e, static_cast<uint32_t>(engine), -1});
-      times.push_back(s);
-      times.push_back(e);
     }
   }
   for (size_t j = 0; j < fold.tasks.size(); ++j) {
@@ -122,43 +119,48 @@ ReadySteps OverheadSweep(const SwimlaneRecords& records, const TaskFold& fold,
     }
     const double r = Clamp(ready, w0, w1), d = Clamp(t.dispatch, w0, w1);
     if (d > r) {
+      bool on_engine = false;
       for (size_t e = 0; e < m; ++e) {
         if (!(t.engines >> e & 1)) continue;
         deltas.push_back({r, static_cast<uint32_t>(m + e), 1});
         deltas.push_back({d, static_cast<uint32_t>(m + e), -1});
+        on_engine = true;
       }
-      times.push_back(r);
-      times.push_back(d);
+      if (!on_engine) {  // still a step of the sweep, as in the reference
+        deltas.push_back({r, 0, 0});
+        deltas.push_back({d, 0, 0});
+      }
     }
   }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  std::vector<int64_t> at(times.size() * 2 * m, 0);
-  for (const Delta& d : deltas) {
-    const size_t i = static_cast<size_t>(std::lower_bound(times.begin(), times.end(), d.time) - times.begin());
-    at[i * 2 * m + d.slot] += d.delta;
-  }
+  std::sort(deltas.begin(), deltas.end(), [](const Delta& a, const Delta& b) { return a.time < b.time; });
   ReadySteps steps;
   steps.engines = m;
-  steps.ready.assign(times.size() * m, 0);
+  for (size_t k = 0; k < deltas.size(); ++k) {
+    if (k == 0 || deltas[k].time != deltas[k - 1].time) steps.times.push_back(deltas[k].time);
+  }
+  const std::vector<double>& times = steps.times;
+  steps.has_ready.assign(times.size() * m, 0);
   steps.ready_time.assign(m, std::vector<double>(times.size(), 0.0));
   std::vector<int64_t> running(m, 0), waiting(m, 0);
-  std::vector<bool> over(m);
+  size_t k = 0;
   for (size_t i = 0; i + 1 < times.size(); ++i) {
-    for (size_t e = 0; e < m; ++e) {
-      running[e] += at[i * 2 * m + e];
-      waiting[e] += at[i * 2 * m + m + e];
-      steps.ready[i * m + e] = waiting[e];
-      steps.ready_time[e][i + 1] = steps.ready_time[e][i] + (waiting[e] > 0 ? times[i + 1] - times[i] : 0);
+    for (; k < deltas.size() && deltas[k].time == times[i]; ++k) {
+      const Delta& d = deltas[k];
+      if (d.slot < m) {
+        running[d.slot] += d.delta;
+      } else {
+        waiting[d.slot - m] += d.delta;
+      }
     }
     const double length = times[i + 1] - times[i];
-    if (length <= 0) continue;
     bool all = m > 0, work = false, has = true;
     for (size_t e = 0; e < m; ++e) {
+      steps.has_ready[i * m + e] = waiting[e] > 0;
+      steps.ready_time[e][i + 1] = steps.ready_time[e][i] + (waiting[e] > 0 ? length : 0);
       const bool idle = report->engines[e].cores - running[e] > 0;
-      over[e] = idle && waiting[e] > 0;
-      if (over[e]) report->engines[e].overhead_us += length;
-      all = all && over[e];
+      const bool over = idle && waiting[e] > 0;
+      if (over) report->engines[e].overhead_us += length;
+      all = all && over;
       if (waiting[e] > 0) {
         work = true;
         has = has && idle;
@@ -167,7 +169,6 @@ ReadySteps OverheadSweep(const SwimlaneRecords& records, const TaskFold& fold,
     if (all) report->all_overhead_us += length;
     if (work && has) report->has_overhead_us += length;
   }
-  steps.times = std::move(times);
   return steps;
 }
 
