@@ -79,10 +79,32 @@ struct ReadySteps {
   std::vector<std::vector<double>> ready_time;
 
   /// Time within [times[0], x] during which the engine had ready work (x within the window).
-  /// O(log steps).
-  double ReadyTimeUpTo(size_t engine, double x) const {
+  /// *hint is a step index from an earlier call: the search gallops forward from it (queries
+  /// in increasing time cost O(log distance)), else falls back to a binary search; it is
+  /// updated to x's step.
+  double ReadyTimeUpTo(size_t engine, double x, size_t* hint) const {
     if (times.size() < 2 || x <= times[0]) return 0;
-    size_t i = static_cast<size_t>(std::upper_bound(times.begin(), times.end() - 1, x) - times.begin()) - 1;
+    const size_t last = times.size() - 2;  // the last step
+    size_t i = std::min(*hint, last);
+    if (times[i] <= x) {
+      // Gallop: lo stays a step at or before x; hi ends past it (or one past the last step).
+      size_t lo = i, hi = last + 1, stride = 1;
+      while (lo + stride <= last) {
+        if (times[lo + stride] > x) {
+          hi = lo + stride;
+          break;
+        }
+        lo += stride;
+        stride *= 2;
+      }
+      i = static_cast<size_t>(std::upper_bound(times.begin() + static_cast<ptrdiff_t>(lo) + 1,
+                                               times.begin() + static_cast<ptrdiff_t>(hi), x) -
+                              times.begin()) - 1;
+    } else {
+      i = static_cast<size_t>(std::upper_bound(times.begin(), times.begin() + static_cast<ptrdiff_t>(i), x) -
+                              times.begin()) - 1;
+    }
+    *hint = i;
     const double partial = has_ready[i * engines + engine] ? x - times[i] : 0;
     return ready_time[engine][i] + partial;
   }
@@ -194,28 +216,35 @@ void SwitchGaps(const SwimlaneRecords& records, const std::vector<std::vector<ui
   double lower = 0;
   for (const std::vector<uint32_t>& rows : by_core) {
     const int engine = engine_of_type[records.tasks[rows[0]].core_type];
-    std::vector<const SwimlaneTask*> sorted;
+    struct Run {
+      double start, end, dispatch;
+    };
+    std::vector<Run> sorted;
     sorted.reserve(rows.size());
-    for (uint32_t i : rows) sorted.push_back(&records.tasks[i]);
-    std::sort(sorted.begin(), sorted.end(), [](const SwimlaneTask* a, const SwimlaneTask* b) {
-      if (a->start_us != b->start_us) return a->start_us < b->start_us;
-      if (a->end_us != b->end_us) return a->end_us < b->end_us;
-      return a->dispatch_us < b->dispatch_us;
+    for (uint32_t i : rows) {
+      const SwimlaneTask& t = records.tasks[i];
+      sorted.push_back({t.start_us, t.end_us, t.dispatch_us});
+    }
+    std::sort(sorted.begin(), sorted.end(), [](const Run& a, const Run& b) {
+      if (a.start != b.start) return a.start < b.start;
+      if (a.end != b.end) return a.end < b.end;
+      return a.dispatch < b.dispatch;
     });
     double total = 0;
+    size_t hint = 0;
     for (size_t i = 0; i + 1 < sorted.size(); ++i) {
-      const double previous_end = sorted[i]->end_us;
-      const SwimlaneTask& next = *sorted[i + 1];
-      const double from = std::max(previous_end, w0), to = std::min(next.start_us, w1);
+      const double previous_end = sorted[i].end;
+      const Run& next = sorted[i + 1];
+      const double from = std::max(previous_end, w0), to = std::min(next.start, w1);
       const double gap = to - from;
-      if (gap <= 0 || !(next.dispatch_us < previous_end)) continue;
+      if (gap <= 0 || !(next.dispatch < previous_end)) continue;
       total += gap;
       if (engine < 0) continue;
       EngineOverhead& e = report->engines[static_cast<size_t>(engine)];
       ++e.switch_events;
       e.switch_event_sum_us += gap;
-      const double during = steps.ReadyTimeUpTo(static_cast<size_t>(engine), to) -
-                            steps.ReadyTimeUpTo(static_cast<size_t>(engine), from);
+      const double before = steps.ReadyTimeUpTo(static_cast<size_t>(engine), from, &hint);
+      const double during = steps.ReadyTimeUpTo(static_cast<size_t>(engine), to, &hint) - before;
       e.switch_overhead_us += during;
       e.switch_independent_us += gap - during;
     }
