@@ -30,7 +30,6 @@ struct FoldedTask {
 /// producers (distinct, self-edges dropped) of each.
 struct TaskFold {
   std::vector<FoldedTask> tasks;
-  std::vector<uint32_t> row_task;  ///< per row: index into tasks
   std::unordered_map<__int128, uint32_t, Int128Hash> index;
   std::vector<std::vector<uint32_t>> producers;  ///< per task: its producers among tasks
 };
@@ -40,7 +39,6 @@ struct TaskFold {
 TaskFold FoldTasks(const SwimlaneRecords& records, const SwimlaneDeps& deps,
                    const std::vector<int>& engine_of_type) {
   TaskFold fold;
-  fold.row_task.reserve(records.tasks.size());
   for (const SwimlaneTask& row : records.tasks) {
     const __int128 id = Normalize(row.task_id);
     auto [it, fresh] = fold.index.try_emplace(id, static_cast<uint32_t>(fold.tasks.size()));
@@ -54,7 +52,6 @@ TaskFold FoldTasks(const SwimlaneRecords& records, const SwimlaneDeps& deps,
     t.finish = std::max(t.finish, row.finish_us);
     const int engine = engine_of_type[row.core_type];
     if (engine >= 0) t.engines |= uint64_t{1} << engine;
-    fold.row_task.push_back(it->second);
   }
   fold.producers.resize(fold.tasks.size());
   for (size_t p = 0; p < deps.preds.size(); ++p) {
