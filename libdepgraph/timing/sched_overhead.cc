@@ -98,8 +98,8 @@ struct ReadySteps {
                                                times.begin() + static_cast<ptrdiff_t>(hi), x) -
                               times.begin()) - 1;
     } else {
-      i = static_cast<size_t>(std::upper_bound(times.begin(), times.begin() + static_cast<ptrdiff_t>(i), x) -
-                              times.begin()) - 1;
+      const auto end = times.begin() + static_cast<ptrdiff_t>(i);
+      i = static_cast<size_t>(std::upper_bound(times.begin(), end, x) - times.begin()) - 1;
     }
     *hint = i;
     const double partial = has_ready[i * engines + engine] ? x - times[i] : 0;
@@ -151,7 +151,8 @@ ReadySteps OverheadSweep(const SwimlaneRecords& records, const TaskFold& fold,
       }
     }
   }
-  std::sort(deltas.begin(), deltas.end(), [](const Delta& a, const Delta& b) { return a.time < b.time; });
+  std::sort(deltas.begin(), deltas.end(),
+            [](const Delta& a, const Delta& b) { return a.time < b.time; });
   ReadySteps steps;
   steps.engines = m;
   for (size_t k = 0; k < deltas.size(); ++k) {
@@ -197,7 +198,8 @@ std::vector<std::vector<uint32_t>> RowsByCore(const SwimlaneRecords& records) {
   std::unordered_map<int64_t, uint32_t> index;
   std::vector<std::vector<uint32_t>> groups;
   for (size_t i = 0; i < records.tasks.size(); ++i) {
-    auto [it, fresh] = index.try_emplace(records.tasks[i].core_id, static_cast<uint32_t>(groups.size()));
+    auto [it, fresh] =
+        index.try_emplace(records.tasks[i].core_id, static_cast<uint32_t>(groups.size()));
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(static_cast<uint32_t>(i));
   }
@@ -245,7 +247,9 @@ void SwitchGaps(const SwimlaneRecords& records, const std::vector<std::vector<ui
       e.switch_overhead_us += during;
       e.switch_independent_us += gap - during;
     }
-    if (engine >= 0) report->engines[static_cast<size_t>(engine)].switch_per_core_us.push_back(total);
+    if (engine >= 0) {
+      report->engines[static_cast<size_t>(engine)].switch_per_core_us.push_back(total);
+    }
     lower = any_core ? std::min(lower, total) : total;
     any_core = true;
   }

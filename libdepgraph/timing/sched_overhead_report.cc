@@ -38,7 +38,9 @@ std::string Right(const std::string& s, size_t width) {
 }
 
 /// x / denominator * 100, or 0 when the denominator is not positive.
-double Percent(double x, double denominator) { return denominator > 0 ? x / denominator * 100 : 0.0; }
+double Percent(double x, double denominator) {
+  return denominator > 0 ? x / denominator * 100 : 0.0;
+}
 
 std::string EngineLabel(const std::string& type) {
   if (type == "aic") return "C (AIC)";
@@ -94,7 +96,9 @@ struct ThreadTotals {
     return pops > 0 ? static_cast<double>(pop_hit) / static_cast<double>(pops) * 100 : 0.0;
   }
   /// Per completed task (0 without any).
-  double PerTask(double x) const { return completed > 0 ? x / static_cast<double>(completed) : 0.0; }
+  double PerTask(double x) const {
+    return completed > 0 ? x / static_cast<double>(completed) : 0.0;
+  }
   double AvgLoopUs() const { return loops > 0 ? total_us / static_cast<double>(loops) : 0.0; }
 };
 
@@ -127,43 +131,53 @@ void Distribution(const char* label, const OverheadDistribution& d, std::string*
   }
   *out += std::string("  ") + label + " distribution (N=" + std::to_string(n) + "):\n";
   for (int p : {10, 25, 50, 75, 90, 95, 99}) {
-    *out += "    P" + Left(std::to_string(p), 4) + " " + Right(Fixed(d.Percentile(p), 2), 8) + " us\n";
+    *out += "    P" + Left(std::to_string(p), 4) + " " + Right(Fixed(d.Percentile(p), 2), 8) +
+            " us\n";
   }
   *out += "    Max:  " + Right(Fixed(d.sorted.back(), 2), 8) + " us\n";
   *out += "    Mean: " + Right(Fixed(d.sum / static_cast<double>(n), 2), 8) + " us   Total: " +
           Right(Fixed(d.sum, 1), 10) + " us\n";
 }
 
-void Banner(const std::string& title, std::string* out) { *out += kRule + "\n" + title + "\n" + kRule + "\n"; }
+void Banner(const std::string& title, std::string* out) {
+  *out += kRule + "\n" + title + "\n" + kRule + "\n";
+}
 
 void PartOne(const SchedOverheadReport& r, std::string* out) {
   out->append("\n");
-  Banner("Part 1: Overhead verdict  (idle core + ready, undispatched work \xE2\x80\x94 share of makespan)", out);
+  Banner("Part 1: Overhead verdict  (idle core + ready, undispatched work \xE2\x80\x94 share of "
+         "makespan)",
+         out);
   *out += "  Total tasks: " + std::to_string(r.task_rows) + "   window: " + Fixed(r.window_us, 1) +
           " us  (first start -> last end)\n";
   std::string per_engine;
   for (size_t i = 0; i < r.engines.size(); ++i) {
     if (i) per_engine += "  ";
-    per_engine += EngineLabel(r.engines[i].type) + " " + Fixed(Percent(r.engines[i].overhead_us, r.window_us), 1) + "%";
+    per_engine += EngineLabel(r.engines[i].type) + " " +
+                  Fixed(Percent(r.engines[i].overhead_us, r.window_us), 1) + "%";
   }
   *out += "  Per-engine overhead: " + per_engine + "\n";
   const double has_pct = Percent(r.has_overhead_us, r.window_us);
   *out += "  System: all_overhead " + Fixed(Percent(r.all_overhead_us, r.window_us), 1) +
           "% (every engine blocked)  |  has_overhead " + Fixed(has_pct, 1) +
           "% (every working engine starved)\n";
-  *out += "  overhead(T) = idle T-core AND a ready, undispatched T-task (a MIX task counts for both).\n";
-  *out += "  An engine with no ready work is NOT overhead \xE2\x80\x94 its idle is dependency-mandated progress.\n";
+  *out +=
+      "  overhead(T) = idle T-core AND a ready, undispatched T-task (a MIX task counts for both).\n"
+      "  An engine with no ready work is NOT overhead \xE2\x80\x94 its idle is dependency-mandated "
+      "progress.\n";
   *out += "  -> " + Verdict(has_pct).second + "\n\n";
 }
 
 void PartTwo(const SchedOverheadReport& r, std::string* out) {
   Banner("Part 2: aicore switch  (gap [prev_end, start] when dispatch < prev_end; PER CORE)", out);
   *out += "  Each switch is the core picking up an already-dispatched task (~sub-us). Reported\n"
-          "  per core (NOT summed over cores \xE2\x80\x94 switches overlap). A switch is 'overhead' when the\n"
+          "  per core (NOT summed over cores \xE2\x80\x94 switches overlap). A switch is 'overhead' "
+          "when the\n"
           "  engine has other ready work that instant, else 'independent'. makespan bound:\n"
           "  lower = min over all cores, upper = sum of per-engine minima.\n\n";
-  const auto row = [](const std::string& a, const std::string& b, const std::string& c, const std::string& d,
-                      const std::string& e, const std::string& f, const std::string& g) {
+  const auto row = [](const std::string& a, const std::string& b, const std::string& c,
+                      const std::string& d, const std::string& e, const std::string& f,
+                      const std::string& g) {
     return "  " + Left(a, 10) + " " + Right(b, 6) + " " + Right(c, 10) + " " + Right(d, 10) + " " +
            Right(e, 10) + " " + Right(f, 9) + " " + Right(g, 9) + "\n";
   };
@@ -174,23 +188,27 @@ void PartTwo(const SchedOverheadReport& r, std::string* out) {
     if (pcs.empty()) continue;
     double sum = 0;
     for (double v : pcs) sum += v;
-    const double per_event = e.switch_events ? e.switch_event_sum_us / static_cast<double>(e.switch_events) : 0.0;
+    const double per_event =
+        e.switch_events ? e.switch_event_sum_us / static_cast<double>(e.switch_events) : 0.0;
     *out += row(EngineLabel(e.type), std::to_string(pcs.size()),
                 Fixed(*std::min_element(pcs.begin(), pcs.end()), 1) + "us",
                 Fixed(sum / static_cast<double>(pcs.size()), 1) + "us",
-                Fixed(*std::max_element(pcs.begin(), pcs.end()), 1) + "us", std::to_string(e.switch_events),
-                Fixed(per_event, 2) + "us");
+                Fixed(*std::max_element(pcs.begin(), pcs.end()), 1) + "us",
+                std::to_string(e.switch_events), Fixed(per_event, 2) + "us");
   }
   *out += "\n";
   for (const EngineOverhead& e : r.engines) {
     const double total = e.switch_overhead_us + e.switch_independent_us;
     if (total > 0) {
-      *out += "    " + EngineLabel(e.type) + " switch split: " + Fixed(Percent(e.switch_overhead_us, total), 0) +
-              "% during overhead, " + Fixed(Percent(e.switch_independent_us, total), 0) + "% independent\n";
+      *out += "    " + EngineLabel(e.type) +
+              " switch split: " + Fixed(Percent(e.switch_overhead_us, total), 0) +
+              "% during overhead, " + Fixed(Percent(e.switch_independent_us, total), 0) +
+              "% independent\n";
     }
   }
-  *out += "  makespan switch bound: [" + Fixed(r.switch_lower_us, 2) + ", " + Fixed(r.switch_upper_us, 2) +
-          "] us  (" + Fixed(Percent(r.switch_lower_us, r.window_us), 2) + "% .. " +
+  *out += "  makespan switch bound: [" + Fixed(r.switch_lower_us, 2) + ", " +
+          Fixed(r.switch_upper_us, 2) + "] us  (" +
+          Fixed(Percent(r.switch_lower_us, r.window_us), 2) + "% .. " +
           Fixed(Percent(r.switch_upper_us, r.window_us), 2) + "% of makespan)\n\n";
 }
 
@@ -207,11 +225,12 @@ void PartsThreeFour(const SchedOverheadReport& r, std::string* out) {
 
 void PartFive(const SchedOverheadReport& r, std::string* out) {
   const ThreadTotals totals(r.threads);
-  *out += kRule + "\nPart 5: AICPU scheduler loop breakdown\n  " + std::to_string(r.threads.size()) +
-          " scheduler threads\n" + kRule + "\n\n";
-  const auto row = [](const std::string& a, const std::string& b, const std::string& c, const std::string& d,
-                      const std::string& e) {
-    return "  " + Left(a, 10) + " " + Right(b, 7) + " " + Right(c, 10) + " " + Right(d, 12) + " " + Right(e, 11) + "\n";
+  *out += kRule + "\nPart 5: AICPU scheduler loop breakdown\n  " +
+          std::to_string(r.threads.size()) + " scheduler threads\n" + kRule + "\n\n";
+  const auto row = [](const std::string& a, const std::string& b, const std::string& c,
+                      const std::string& d, const std::string& e) {
+    return "  " + Left(a, 10) + " " + Right(b, 7) + " " + Right(c, 10) + " " + Right(d, 12) + " " +
+           Right(e, 11) + "\n";
   };
   *out += row("Thread", "Loops", "Tasks", "ns/loop", "Total (us)");
   *out += "  " + std::string(54, '-') + "\n";
@@ -220,15 +239,18 @@ void PartFive(const SchedOverheadReport& r, std::string* out) {
     *out += row("T" + std::to_string(t.thread), Int128Text(t.loops), std::to_string(t.completed),
                 Fixed(ns_per_loop, 0), Fixed(t.total_us, 1));
   }
-  const double avg_ns_per_loop = totals.loops > 0 ? totals.total_us * 1000 / static_cast<double>(totals.loops) : 0.0;
-  *out += row("SUM", Int128Text(totals.loops), std::to_string(totals.completed), Fixed(avg_ns_per_loop, 0),
-              Fixed(totals.total_us, 1));
+  const double avg_ns_per_loop =
+      totals.loops > 0 ? totals.total_us * 1000 / static_cast<double>(totals.loops) : 0.0;
+  *out += row("SUM", Int128Text(totals.loops), std::to_string(totals.completed),
+              Fixed(avg_ns_per_loop, 0), Fixed(totals.total_us, 1));
   *out += "  FINs observed (Complete phase): " + Int128Text(totals.finishes) + "\n\n";
 
-  const auto phase_row = [](const std::string& a, const std::string& b, const std::string& c, const std::string& d) {
+  const auto phase_row = [](const std::string& a, const std::string& b, const std::string& c,
+                            const std::string& d) {
     return "  " + Left(a, 55) + " " + Right(b, 11) + " " + Right(c, 10) + " " + Right(d, 14);
   };
-  const std::string header = phase_row("Phase (summed over threads)", "Total (us)", "% of total", "Avg/task (us)");
+  const std::string header =
+      phase_row("Phase (summed over threads)", "Total (us)", "% of total", "Avg/task (us)");
   *out += header + "\n  " + std::string(Width(header) - 2, '-') + "\n";
   for (const PhaseRow& p : kPhases) {
     const double total = totals.*p.total;
@@ -240,9 +262,11 @@ void PartFive(const SchedOverheadReport& r, std::string* out) {
   const double fanout_avg = totals.PerTask(static_cast<double>(totals.fanout_edges));
   const double fanin_avg = totals.PerTask(static_cast<double>(totals.fanin_edges));
   *out += "  Fanout (notify consumers): total edges=" + std::to_string(totals.fanout_edges) +
-          ", max_degree=" + std::to_string(totals.fanout_max) + ", avg_degree=" + Fixed(fanout_avg, 1) + "\n";
+          ", max_degree=" + std::to_string(totals.fanout_max) +
+          ", avg_degree=" + Fixed(fanout_avg, 1) + "\n";
   *out += "  Fanin  (release producers): total edges=" + std::to_string(totals.fanin_edges) +
-          ", max_degree=" + std::to_string(totals.fanin_max) + ", avg_degree=" + Fixed(fanin_avg, 1) + "\n\n";
+          ", max_degree=" + std::to_string(totals.fanin_max) +
+          ", avg_degree=" + Fixed(fanin_avg, 1) + "\n\n";
   const double hit_rate = totals.PopHitRate();
   *out += "  Pop: hit=" + Int128Text(totals.pop_hit) + ", miss=" + Int128Text(totals.pop_miss) +
           ", hit_rate=" + Fixed(hit_rate, 1) + "%\n\n";
@@ -253,22 +277,26 @@ void PartFive(const SchedOverheadReport& r, std::string* out) {
   const double ratio = avg_loop_us > 0 ? avg_tail / avg_loop_us : 0.0;
   *out += "  Avg scheduler loop iteration: " + Fixed(avg_loop_ns, 0) +
           " ns (approx avg polling interval per loop)\n\n";
-  *out += "  Avg Tail OH = " + Fixed(avg_tail, 1) + " us ~= " + Fixed(ratio, 1) + " x avg loop iteration (" +
-          Fixed(avg_loop_ns, 0) + " ns)\n";
+  *out += "  Avg Tail OH = " + Fixed(avg_tail, 1) + " us ~= " + Fixed(ratio, 1) +
+          " x avg loop iteration (" + Fixed(avg_loop_ns, 0) + " ns)\n";
   *out += "  -> On average, a completed task waits ~" + Fixed(ratio, 1) +
           " loop iterations before being detected\n\n";
 
   static const char* const kShort[3] = {"Complete", "AsyncPoll", "Dispatch"};
   const size_t dominant = DominantPhase(totals);
   *out += std::string("  Key insight: ") + kShort[dominant] + " phase consumes ~" +
-          Fixed(Percent(totals.*kPhases[dominant].total, totals.total_us), 0) + "% of scheduler CPU.\n";
+          Fixed(Percent(totals.*kPhases[dominant].total, totals.total_us), 0) +
+          "% of scheduler CPU.\n";
   if (dominant == 2) {
     *out += "  Pop hit_rate=" + Fixed(hit_rate, 1) + "%: " +
-            (hit_rate < 50 ? "low hit rate suggests ready queue often empty" : "good hit rate") + ".\n";
+            (hit_rate < 50 ? "low hit rate suggests ready queue often empty" : "good hit rate") +
+            ".\n";
     *out += "  Cache flush (dc cvac + dsb sy) is the dominant non-pop cost.\n";
   } else if (dominant == 0) {
-    *out += "  Fanout: avg_degree=" + Fixed(fanout_avg, 1) + ", max_degree=" + std::to_string(totals.fanout_max) + ".\n";
-    *out += "  Fanin:  avg_degree=" + Fixed(fanin_avg, 1) + ", max_degree=" + std::to_string(totals.fanin_max) + ".\n";
+    *out += "  Fanout: avg_degree=" + Fixed(fanout_avg, 1) +
+            ", max_degree=" + std::to_string(totals.fanout_max) + ".\n";
+    *out += "  Fanin:  avg_degree=" + Fixed(fanin_avg, 1) +
+            ", max_degree=" + std::to_string(totals.fanin_max) + ".\n";
     *out += totals.fanin_edges > totals.fanout_edges
                 ? "  Fanin traversal (release_producer + check_consumed) dominates the complete phase.\n"
                 : "  Fanout traversal and atomic ops dominate the complete phase.\n";
@@ -283,14 +311,19 @@ void PartSix(const SchedOverheadReport& r, std::string* out) {
   if (cp.found && cp.span_us > 0) {
     const double sched_pct = cp.sched_us / cp.span_us * 100;
     const double exec_pct = cp.exec_us / cp.span_us * 100;
-    *out += "  Makespan-determining path: " + std::to_string(cp.hops) + " hops, span " + Fixed(cp.span_us, 1) + " us\n";
-    *out += "    Compute (exec) on path : " + Fixed(cp.exec_us, 1) + " us (" + Fixed(exec_pct, 1) + "%)\n";
-    *out += "    Scheduler injected     : " + Fixed(cp.sched_us, 1) + " us (" + Fixed(sched_pct, 1) + "%)\n";
-    *out += "    Other (dep wait on path): " + Fixed(std::max(0.0, cp.span_us - cp.exec_us - cp.sched_us), 1) + " us\n";
-    *out += "  -> scheduler adds ~" + Fixed(sched_pct, 1) + "% to the critical path's end-to-end latency.\n";
+    const double other = std::max(0.0, cp.span_us - cp.exec_us - cp.sched_us);
+    *out += "  Makespan-determining path: " + std::to_string(cp.hops) + " hops, span " +
+            Fixed(cp.span_us, 1) + " us\n";
+    *out += "    Compute (exec) on path : " + Fixed(cp.exec_us, 1) + " us (" + Fixed(exec_pct, 1) +
+            "%)\n";
+    *out += "    Scheduler injected     : " + Fixed(cp.sched_us, 1) + " us (" +
+            Fixed(sched_pct, 1) + "%)\n";
+    *out += "    Other (dep wait on path): " + Fixed(other, 1) + " us\n";
+    *out += "  -> scheduler adds ~" + Fixed(sched_pct, 1) +
+            "% to the critical path's end-to-end latency.\n";
   } else if (cp.cycle) {
-    *out += "  (could not resolve a critical path from the DAG: deps.json has a cycle through task " +
-            Int128Text(cp.cycle_task) + ")\n";
+    *out += "  (could not resolve a critical path from the DAG: deps.json has a cycle through "
+            "task " + Int128Text(cp.cycle_task) + ")\n";
   } else {
     *out += "  (could not resolve a critical path from the DAG)\n";
   }
@@ -316,7 +349,8 @@ int64_t Count(__int128 v) {
 
 }  // namespace
 
-std::string RenderSchedOverheadText(const SchedOverheadReport& report, const std::string& records_display,
+std::string RenderSchedOverheadText(const SchedOverheadReport& report,
+                                    const std::string& records_display,
                                     const std::string& deps_display) {
   std::string out = "Perf data:  " + records_display + "\nDeps JSON:  " + deps_display + "\n";
   PartOne(report, &out);
@@ -327,14 +361,16 @@ std::string RenderSchedOverheadText(const SchedOverheadReport& report, const std
   return out;
 }
 
-std::string RenderSchedOverheadJson(const SchedOverheadReport& r, const std::string& records_display,
+std::string RenderSchedOverheadJson(const SchedOverheadReport& r,
+                                    const std::string& records_display,
                                     const std::string& deps_display) {
   using nlohmann::ordered_json;
   ordered_json doc;
   doc["records"] = records_display;
   doc["deps"] = deps_display;
   doc["task_rows"] = r.task_rows;
-  doc["window"] = {{"start_us", r.window_start_us}, {"end_us", r.window_end_us}, {"length_us", r.window_us}};
+  doc["window"] = {
+      {"start_us", r.window_start_us}, {"end_us", r.window_end_us}, {"length_us", r.window_us}};
 
   ordered_json engines = ordered_json::object();
   ordered_json switches = ordered_json::object();
@@ -360,13 +396,16 @@ std::string RenderSchedOverheadJson(const SchedOverheadReport& r, const std::str
                           {"bound_upper_us", r.switch_upper_us}};
   doc["head_overhead"] = DistributionJson(r.head);
   doc["tail_overhead"] = DistributionJson(r.tail);
-  doc["tail_overhead"]["mean_row_order_us"] =
+  const double avg_tail =
       r.tail.sorted.empty() ? 0.0 : r.tail_sum_row_order / static_cast<double>(r.tail.sorted.size());
+  doc["tail_overhead"]["mean_row_order_us"] = avg_tail;
 
   const ThreadTotals totals(r.threads);
   ordered_json threads = ordered_json::array();
   for (const SchedulerThreadStats& t : r.threads) {
     const __int128 pops = t.pop_hit + t.pop_miss;
+    const double hit_rate =
+        pops > 0 ? static_cast<double>(t.pop_hit) / static_cast<double>(pops) * 100 : 0.0;
     threads.push_back({{"thread", t.thread},
                        {"loops", Count(t.loops)},
                        {"completed", t.completed},
@@ -378,7 +417,7 @@ std::string RenderSchedOverheadJson(const SchedOverheadReport& r, const std::str
                        {"idle_us", t.idle_us},
                        {"pop_hit", Count(t.pop_hit)},
                        {"pop_miss", Count(t.pop_miss)},
-                       {"pop_hit_rate_pct", pops > 0 ? static_cast<double>(t.pop_hit) / static_cast<double>(pops) * 100 : 0.0},
+                       {"pop_hit_rate_pct", hit_rate},
                        {"fanout_edges", t.fanout_edges},
                        {"fanout_max_degree", t.fanout_max},
                        {"fanin_edges", t.fanin_edges},
@@ -392,7 +431,6 @@ std::string RenderSchedOverheadJson(const SchedOverheadReport& r, const std::str
                      {"per_task_us", totals.PerTask(total)}};
   }
   const double avg_loop_us = totals.AvgLoopUs();
-  const double avg_tail = r.tail.sorted.empty() ? 0.0 : r.tail_sum_row_order / static_cast<double>(r.tail.sorted.size());
   doc["scheduler"] = {{"threads", threads},
                       {"loops", Count(totals.loops)},
                       {"completed", totals.completed},

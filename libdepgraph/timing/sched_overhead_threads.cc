@@ -17,7 +17,8 @@ constexpr __int128 kMask64 = (static_cast<__int128>(1) << 64) - 1;
 __int128 Normalize(__int128 id) { return id < 0 ? (id & kMask64) : id; }
 
 std::string RecordPath(size_t thread, size_t record, const char* field) {
-  return "aicpu_scheduler_phases[" + std::to_string(thread) + "][" + std::to_string(record) + "]." + field;
+  return "aicpu_scheduler_phases[" + std::to_string(thread) + "][" + std::to_string(record) +
+         "]." + field;
 }
 
 /// A count the reference adds up as a Python int: a JSON integer (absent or null: 0).
@@ -47,7 +48,9 @@ bool ThreadPhases(const std::vector<SchedulerPhase>& phases, size_t thread,
   std::vector<uint32_t> work;
   for (size_t r = 0; r < phases.size(); ++r) {
     const SchedulerPhase& p = phases[r];
-    if (p.phase_is_string && (p.phase == "complete" || p.phase == "async_poll" || p.phase == "dispatch")) {
+    const bool work_phase =
+        p.phase == "complete" || p.phase == "async_poll" || p.phase == "dispatch";
+    if (p.phase_is_string && work_phase) {
       work.push_back(static_cast<uint32_t>(r));
     }
   }
