@@ -20,7 +20,8 @@ std::string ParentPath(const std::string& python_path);
 
 /// Every proper prefix of `name` that no other of `names` starts with (argparse accepts them
 /// for `--name`). O(|name| · |names|).
-std::vector<std::string> UniquePrefixes(const std::string& name, const std::vector<std::string>& names);
+std::vector<std::string> UniquePrefixes(const std::string& name,
+                                        const std::vector<std::string>& names);
 
 /// The newest outputs/*/chip_swimlane_records.json under the working directory (modification
 /// time; equal times: the greatest path), or "". O(entries of outputs/).

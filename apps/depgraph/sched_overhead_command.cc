@@ -31,7 +31,8 @@ SchedOverheadCommand::SchedOverheadCommand(CLI::App* app) {
   };
   const std::vector<Long> longs = {
       {"chip-swimlane-records-json", &a.records, nullptr,
-       "the run's chip_swimlane_records.json (default: the newest outputs/*/chip_swimlane_records.json)"},
+       "the run's chip_swimlane_records.json (default: the newest "
+       "outputs/*/chip_swimlane_records.json)"},
       {"deps-json", &a.deps_json, nullptr,
        "deps.json of a separate --enable-dep-gen run (default: deps.json beside the records)"},
       {"json", nullptr, &a.json, "print the numbers as JSON instead of the report"},
@@ -116,15 +117,17 @@ int RunSchedOverheadCommand(const SchedOverheadArgs& args, std::ostream& out, st
     case SwimlaneDepsStatus::kUnreadable: {
       // The loader words it as the swimlane converter's warning; keep the reason.
       const std::string prefix = "Warning: failed to read " + deps_path + ": ";
-      const std::string why = loaded.warning.rfind(prefix, 0) == 0 ? loaded.warning.substr(prefix.size())
-                                                                   : loaded.warning;
+      const bool worded = loaded.warning.rfind(prefix, 0) == 0;
+      const std::string why = worded ? loaded.warning.substr(prefix.size()) : loaded.warning;
       return fail(deps_name + ": cannot read deps.json: " + why);
     }
     case SwimlaneDepsStatus::kError:
       return fail(loaded.error);
   }
   SchedOverheadReport report;
-  if (!AnalyzeSchedOverhead(records, loaded.deps, records_name, &report, &error)) return fail(error);
+  if (!AnalyzeSchedOverhead(records, loaded.deps, records_name, &report, &error)) {
+    return fail(error);
+  }
   out << (args.json ? RenderSchedOverheadJson(report, records_path, deps_path)
                     : RenderSchedOverheadText(report, records_path, deps_path));
   out.flush();

@@ -11,7 +11,8 @@ namespace depgraph {
 
 /// Arguments of `depgraph sched-overhead`, named as the reference's argparse names them.
 struct SchedOverheadArgs {
-  std::string records;    ///< --chip-swimlane-records-json ("": the newest outputs/*/chip_swimlane_records.json)
+  /// --chip-swimlane-records-json ("": the newest outputs/*/chip_swimlane_records.json)
+  std::string records;
   std::string deps_json;  ///< --deps-json ("": deps.json beside the records, required to exist)
   bool json = false;      ///< --json: the numbers as JSON instead of the text report
 };

@@ -53,9 +53,9 @@ TEST_P(SchedOverheadGolden, MatchesReferenceByteForByte) {
   for (const auto& entry : fs::directory_iterator(InputDir(name))) {
     fs::copy(entry.path(), root / entry.path().filename(), fs::copy_options::recursive);
   }
-  const std::string command = testing::BoundedCommand(testing::CliBinary()) +
-                              " sched-overhead --chip-swimlane-records-json chip_swimlane_records.json"
-                              " --deps-json deps.json";
+  const std::string command =
+      testing::BoundedCommand(testing::CliBinary()) +
+      " sched-overhead --chip-swimlane-records-json chip_swimlane_records.json --deps-json deps.json";
   const testing::CommandResult result = testing::RunCommand(command, root.string());
   bool own = false;
   const std::string expected_stdout = Expected(name, "expected_stdout", &own);
@@ -68,8 +68,9 @@ TEST_P(SchedOverheadGolden, MatchesReferenceByteForByte) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, SchedOverheadGolden, ::testing::ValuesIn(AllCases()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+std::string CaseName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+
+INSTANTIATE_TEST_SUITE_P(Cases, SchedOverheadGolden, ::testing::ValuesIn(AllCases()), CaseName);
 
 TEST(SchedOverheadGoldenCorpus, EveryCaseIsReplayed) {
   // Cases are discovered; guard against finding fewer than the committed ones.
