@@ -21,6 +21,7 @@
 #include "query_command.h"
 #include "run_command.h"
 #include "simulate_command.h"
+#include "sched_overhead_command.h"
 #include "swimlane_command.h"
 #include "overlap_command.h"
 #include "wait_sim_command.h"
@@ -296,6 +297,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
 
   CriticalPathCommand critical_path(&app);
   SwimlaneCommand swimlane(&app);
+  SchedOverheadCommand sched_overhead(&app);
   WaitSimArgs wait_sim;
   CLI::App* wait_sim_cmd = AddWaitSimCommand(&app, &wait_sim);
   OverlapArgs overlap;
@@ -321,6 +323,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (check_cmd->parsed()) return RunCheckCommand(check, out, err);
   if (critical_path.parsed()) return critical_path.Run(out, err);
   if (swimlane.parsed()) return swimlane.Run(out, err);
+  if (sched_overhead.parsed()) return sched_overhead.Run(out, err);
   if (wait_sim_cmd->parsed()) return RunWaitSimCommand(wait_sim, out, err);
   if (overlap_cmd->parsed()) return RunOverlapCommand(overlap, out, err);
   if (simulate_cmd->parsed()) return RunSimulateCommand(simulate, out, err);

@@ -18,6 +18,7 @@
 #include "depgraph/timing/swimlane_stats.h"
 #include "depgraph/timing/swimlane_trace.h"
 #include "kernel_config.h"
+#include "records_paths.h"
 
 namespace depgraph {
 
@@ -25,80 +26,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A path as Python's pathlib prints it: repeated slashes and `.` components dropped, no
-/// trailing slash, "." for nothing (two leading slashes are kept, as POSIX allows).
-std::string PythonPath(const std::string& text) {
-  size_t lead = 0;
-  while (lead < text.size() && text[lead] == '/') ++lead;
-  std::string out = lead == 0 ? "" : lead == 2 ? "//" : "/";
-  const size_t root = out.size();
-  size_t i = lead;
-  while (i < text.size()) {
-    size_t j = text.find('/', i);
-    if (j == std::string::npos) j = text.size();
-    const std::string part = text.substr(i, j - i);
-    if (!part.empty() && part != ".") {
-      if (out.size() > root) out += '/';
-      out += part;
-    }
-    i = j + 1;
-  }
-  return out.empty() ? "." : out;
-}
-
-/// Path(p).parent / name, printed as Python prints it.
-std::string Sibling(const std::string& python_path, const std::string& name) {
-  const size_t slash = python_path.rfind('/');
-  if (slash == std::string::npos) return name;  // the parent is "."
-  const std::string parent = python_path.substr(0, slash == 0 ? 1 : slash);
-  if (parent == "/" || parent == "//") return parent + name;
-  return parent + "/" + name;
-}
-
-std::string ParentDir(const std::string& python_path) {
-  const size_t slash = python_path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return python_path.substr(0, slash == 0 ? 1 : slash);
-}
-
-/// Every proper prefix of `name` that no other of `names` starts with.
-std::vector<std::string> UniquePrefixes(const std::string& name,
-                                        const std::vector<std::string>& names) {
-  std::vector<std::string> out;
-  for (size_t n = 1; n < name.size(); ++n) {
-    const std::string prefix = name.substr(0, n);
-    const bool unique = std::none_of(names.begin(), names.end(), [&](const std::string& other) {
-      return other != name && other.compare(0, prefix.size(), prefix) == 0;
-    });
-    if (unique) out.push_back(prefix);
-  }
-  return out;
-}
-
 std::string Fixed3(double x) {
   char buf[512];
   std::snprintf(buf, sizeof buf, "%.3f", x);
   return buf;
-}
-
-/// The newest outputs/*/chip_swimlane_records.json under the working directory (equal times:
-/// the greatest path), or "".
-std::string NewestRunRecords() {
-  const fs::path outputs = fs::current_path() / "outputs";
-  std::error_code ec;
-  std::string best;
-  double best_time = 0;
-  for (fs::directory_iterator it(outputs, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::path candidate = it->path() / kRecordsName;
-    std::error_code e;
-    if (!fs::exists(candidate, e)) continue;
-    const double t = PythonMtime(candidate);
-    if (best.empty() || t > best_time || (t == best_time && candidate.string() > best)) {
-      best = candidate.string();
-      best_time = t;
-    }
-  }
-  return best;
 }
 
 /// The stdout lines the reference prints about a loaded records file under -v.
@@ -229,7 +160,7 @@ int RunSwimlaneCommand(const SwimlaneArgs& args, std::ostream& out, std::ostream
   }
   // deps.json is read on a second thread while the records are (its result is used, and its
   // warnings printed, only where the reference reads it: after the records and the names).
-  const std::string deps_path = args.deps_json.empty() ? Sibling(input, "deps.json") : PythonPath(args.deps_json);
+  const std::string deps_path = args.deps_json.empty() ? SiblingPath(input, "deps.json") : PythonPath(args.deps_json);
   struct DepsLoad {
     SwimlaneDeps deps;
     std::string warning, error;
@@ -256,9 +187,9 @@ int RunSwimlaneCommand(const SwimlaneArgs& args, std::ostream& out, std::ostream
   SwimlaneNames names;
   std::string names_path = args.func_names.empty() ? "" : PythonPath(args.func_names);
   if (names_path.empty() && args.kernel_config.empty()) {
-    const std::vector<fs::path> siblings = SiblingNameMaps(ParentDir(input));
+    const std::vector<fs::path> siblings = SiblingNameMaps(ParentPath(input));
     if (siblings.size() == 1) {
-      names_path = Sibling(input, siblings[0].filename().string());
+      names_path = SiblingPath(input, siblings[0].filename().string());
     } else if (siblings.size() > 1) {
       std::string listed;
       for (size_t i = 0; i < siblings.size(); ++i) listed += (i ? ", " : "") + siblings[i].filename().string();
@@ -301,7 +232,7 @@ int RunSwimlaneCommand(const SwimlaneArgs& args, std::ostream& out, std::ostream
     }
   }
 
-  const std::string output = args.output.empty() ? Sibling(input, "merged_swimlane.json") : PythonPath(args.output);
+  const std::string output = args.output.empty() ? SiblingPath(input, "merged_swimlane.json") : PythonPath(args.output);
   deps_thread.join();
   SwimlaneDeps& deps = loaded.deps;
   const SwimlaneDepsStatus status = loaded.status;

@@ -516,6 +516,8 @@ class Reader {
             p.has_tasks_processed = true;
             p.tasks_processed = *v;
           }
+          if (const ordered_json* v = Member(record, "pop_hit")) p.pop_hit = *v;
+          if (const ordered_json* v = Member(record, "pop_miss")) p.pop_miss = *v;
           const ordered_json* s = Member(record, "shared_at_start");
           const ordered_json* e = Member(record, "shared_at_end");
           if (s != nullptr && e != nullptr && s->is_array() && e->is_array() && s->size() == 3 &&

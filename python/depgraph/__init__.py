@@ -6,7 +6,7 @@ import os as _os
 
 from . import _depgraph
 from ._depgraph import EdgeList, Error, Graph, Reduction, Task, TaskList, __version__
-from ._commands import critical_path, simulate, swimlane
+from ._commands import critical_path, sched_overhead, simulate, swimlane
 from ._reports import AuditReport, CheckResult, DiffReport, Ordering, audit, check, diff
 
 #: The edge modes Graph.reduce() takes, as deps_viewer --edge-mode spells them.
@@ -24,4 +24,4 @@ def load(path, name_map=None, threads: int = 0) -> Graph:
 
 __all__ = ["AuditReport", "CheckResult", "DiffReport", "EDGE_MODES", "EdgeList", "Error",
            "Graph", "Ordering", "Reduction", "Task", "TaskList", "audit", "check", "critical_path",
-           "diff", "load", "simulate", "swimlane", "__version__"]
+           "diff", "load", "sched_overhead", "simulate", "swimlane", "__version__"]

@@ -1,5 +1,5 @@
-"""depgraph.simulate, depgraph.critical_path and depgraph.swimlane: the timing commands run
-in process (the commands' own code), returning what their --json (or trace) holds."""
+"""depgraph.simulate, depgraph.critical_path, depgraph.swimlane and depgraph.sched_overhead:
+the timing commands run in process (the commands' own code), returning what their --json (or trace) holds."""
 
 import json
 import os
@@ -78,3 +78,14 @@ def swimlane(records, **options) -> dict:
     options.pop("o", None)
     options.pop("output", None)
     return _json_written("swimlane", records, "-o", options)
+
+
+def sched_overhead(records=None, **options) -> dict:
+    """`depgraph sched-overhead --json` (docs/sched_overhead.md) on RECORDS (default: the
+    newest outputs/*/chip_swimlane_records.json) with the keyword options as its long options
+    (deps_json=): the report's numbers as a dict."""
+    options.pop("json", None)
+    args = ["sched-overhead", "--json"]
+    if records is not None:
+        args += ["--chip-swimlane-records-json", records]
+    return json.loads(_run(args + _flags(options)))

@@ -1,4 +1,4 @@
-"""depgraph.simulate, critical_path and swimlane: the same data as the commands' --json (or
+"""depgraph.simulate, critical_path, swimlane and sched_overhead: the same data as the commands' --json (or
 trace), and their errors as depgraph.Error."""
 
 import json
@@ -40,6 +40,19 @@ def test_swimlane_is_the_commands_trace(tmp_path):
     got = depgraph.swimlane(records)
     assert got == json.loads((tmp_path / "cli.json").read_text())
     assert got["traceEvents"]
+
+
+def test_sched_overhead_is_the_commands_json():
+    case = SOURCE / "tests" / "data" / "swimlane" / "l4_host_calibrated" / "input"
+    records, deps = case / "chip_swimlane_records.json", case / "deps.json"
+    _, out, _ = run_tool(CLI, "sched-overhead", "--chip-swimlane-records-json", records,
+                         "--deps-json", deps, "--json", check=0)
+    got = depgraph.sched_overhead(records, deps_json=deps)
+    assert got == json.loads(out)
+    assert got["task_rows"] == 5 and got["critical_path"]["hops"] == 3
+    with pytest.raises(depgraph.Error, match="tasks_processed"):
+        l3 = SOURCE / "tests" / "data" / "swimlane" / "l3_sched_phases" / "input"
+        depgraph.sched_overhead(l3 / "chip_swimlane_records.json")
 
 
 def test_errors_are_depgraph_errors_and_nul_bytes_are_refused(tmp_path):

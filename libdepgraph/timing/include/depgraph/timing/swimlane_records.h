@@ -36,6 +36,9 @@ struct SchedulerPhase {
   nlohmann::ordered_json loop_iter = 0;        ///< as written (default 0)
   bool has_tasks_processed = false;
   nlohmann::ordered_json tasks_processed = 0;  ///< as written (default 0)
+  /// Ready-queue pops since the thread's previous dispatch record (`pop_hit`, `pop_miss`),
+  /// as written; null when absent (complete records omit them).
+  nlohmann::ordered_json pop_hit, pop_miss;
   bool depths_valid = false;  ///< shared_at_start and shared_at_end both arrays of 3 values
   nlohmann::ordered_json shared_at_start, shared_at_end;
 };
