@@ -15,6 +15,11 @@ install(FILES ${PROJECT_BINARY_DIR}/depgraphConfig.cmake
               ${PROJECT_SOURCE_DIR}/cmake/DepgraphOrchestration.cmake
         DESTINATION ${DEPGRAPH_INSTALL_CMAKEDIR})
 
+# The package's copyright file, /usr/share/doc/depgraph/copyright in the Debian package (Debian's
+# machine-readable format; the source tree names no license: the file says so).
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/debian/copyright
+        DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${PROJECT_NAME})
+
 # The Debian package: everything above under /usr, named depgraph_<version>_<arch>.deb.
 # Its dependencies on Debian's runtime libraries come from dpkg-shlibdeps (dpkg-dev).
 set(CPACK_GENERATOR DEB)

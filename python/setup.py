@@ -16,6 +16,27 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
+
+def has_bdist_wheel():
+    """True when setuptools can build a wheel: its own bdist_wheel (setuptools >= 70.1) or the
+    `wheel` package's."""
+    for module in ("setuptools.command.bdist_wheel", "wheel.bdist_wheel"):
+        try:
+            __import__(module)
+            return True
+        except ImportError:
+            pass
+    return False
+
+
+# pip builds a wheel through `setup.py dist_info` (its metadata, which setuptools writes with
+# bdist_wheel's code) and `setup.py bdist_wheel`; without the `wheel` package setuptools would
+# only say "invalid command 'bdist_wheel'".
+if {"bdist_wheel", "dist_info"} & set(sys.argv[1:]) and not has_bdist_wheel():
+    sys.exit(f"error: {sys.executable} has no `wheel` package, which building depgraph's wheel "
+             "needs: install it into that Python (`python -m pip install wheel`), or use "
+             "Debian's /usr/bin/python3 with python3-wheel (docs/python.md, \"Getting it\")")
+
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = pathlib.Path(os.environ.get("DEPGRAPH_SOURCE_DIR", HERE.parent))
 
@@ -53,6 +74,8 @@ class CMakeBuild(build_ext):
 setup(
     version=project_version(),
     packages=["depgraph"],
+    # The type stubs and the PEP 561 marker (docs/python.md, "Types").
+    package_data={"depgraph": ["py.typed", "*.pyi"]},
     ext_modules=[Extension("depgraph._depgraph", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     zip_safe=False,

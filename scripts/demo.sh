@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Set-up (scripts/setup.sh), then deps_viewer on a bundled real capture in every edge mode.
+# Set-up (scripts/setup.sh) of only what the demo runs, then deps_viewer on a bundled real
+# capture in every edge mode, and orch_runner on an orchestration of tests/orchestrations.
+# scripts/test.sh builds everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --targets "deps_viewer orch_runner orch_paged_attention"
 
 sample=data/real/paged_attention/CaseSmall1
 out=out/demo

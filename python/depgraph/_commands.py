@@ -9,6 +9,7 @@ from typing import Any, Dict
 
 from . import _depgraph
 from ._depgraph import Error
+from ._ids import with_int_ids
 
 
 def _flags(options: Dict[str, Any]):
@@ -49,9 +50,9 @@ def _run(args):
 def simulate(deps, **options) -> dict:
     """`depgraph simulate DEPS --json` with the keyword options as its long options
     (machine=, records=, what_if=["reduced_dataflow", ...], cores=["aic=4,aiv=8"], aic=, ...):
-    the report as a dict (docs/simulate.md, schema depgraph-simulate/1)."""
+    the report as a dict (docs/simulate.md, schema depgraph-simulate/1), task ids as ints."""
     options.pop("json", None)
-    return json.loads(_run(["simulate", deps, "--json"] + _flags(options)))
+    return with_int_ids(json.loads(_run(["simulate", deps, "--json"] + _flags(options))))
 
 
 def _json_written(command, target, flag, options):
@@ -66,9 +67,10 @@ def _json_written(command, target, flag, options):
 
 def critical_path(root, **options) -> dict:
     """`depgraph critical-path ROOT --json FILE` (docs/timing.md): the JSON as a dict. Like the
-    command it also writes each rank's report and CPM traces beside the records."""
+    command it also writes each rank's report and CPM traces beside the records. A decimal
+    task_id is an int."""
     options.pop("json", None)
-    return _json_written("critical-path", root, "--json", options)
+    return with_int_ids(_json_written("critical-path", root, "--json", options))
 
 
 def swimlane(records, **options) -> dict:

@@ -6,6 +6,7 @@ import os
 from typing import Mapping, NamedTuple, Optional, Union
 
 from . import _depgraph
+from ._ids import with_int_ids
 
 _Path = Union[str, "os.PathLike[str]"]
 
@@ -31,6 +32,8 @@ class AuditReport:
         self._run = run
         #: The JSON report, parsed (ids and addresses are decimal strings, as in the file).
         self.data = json.loads(run.json())
+        # The same with ids and addresses as ints, for the accessors below.
+        self._typed = with_int_ids(self.data)
 
     @property
     def exit_code(self) -> int:
@@ -44,17 +47,19 @@ class AuditReport:
 
     @property
     def summary(self) -> dict:
-        return self.data["summary"]
+        """The report's summary (critical_path task ids as ints)."""
+        return self._typed["summary"]
 
     @property
     def races(self) -> list:
-        """Every race (races.list of the JSON report)."""
-        return self.data["races"]["list"]
+        """Every race (races.list of the JSON report), task and tensor ids and byte addresses
+        as ints."""
+        return self._typed["races"]["list"]
 
     @property
     def false_serialization(self) -> list:
-        """Every false serialization finding."""
-        return self.data["false_serialization"]["findings"]
+        """Every false serialization finding, task and tensor ids as ints."""
+        return self._typed["false_serialization"]["findings"]
 
     def text(self, max_findings: int = 20) -> str:
         """The text report `depgraph audit` prints (0 = list every finding)."""

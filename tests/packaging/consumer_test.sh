@@ -10,13 +10,30 @@ trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
+
+fail() { echo "FAIL: $*"; exit 1; }
+# Only public headers are installed: every quoted #include of an installed header names a
+# header installed beside it or under include/ (a private one would be missing), and the
+# private headers of the libraries are absent.
+inc=$prefix/include
+while IFS= read -r header; do
+  dir=$(dirname "$header")
+  while IFS= read -r name; do
+    [ -e "$dir/$name" ] || [ -e "$inc/$name" ] || [ -e "$inc/depgraph_runtime_shim/$name" ] ||
+      fail "installed ${header#"$prefix"/} includes \"$name\", which is not installed"
+  done < <(sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1/p' "$header")
+done < <(find "$inc" -type f -name '*.h')
+for private in background_file_buf.h first_error.h py_int.h deps_loader.h; do
+  found=$(find "$inc" -name "$private")
+  [ -z "$found" ] || fail "a private header is installed: $found"
+done
+[ ! -e "$inc/depgraph/internal" ] || fail "include/depgraph/internal is installed"
 cmake -S "$src/tests/packaging/consumer" -B "$tmp/build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="$flags" \
   -DORCH_SOURCE="$src/tests/orchestrations/dep_gen_chain.cpp" >"$tmp/configure.log" \
   || { cat "$tmp/configure.log"; exit 1; }
 cmake --build "$tmp/build" -j 2 >"$tmp/build.log" || { cat "$tmp/build.log"; exit 1; }
 
-fail() { echo "FAIL: $*"; exit 1; }
 # The consumer on a real capture: the reference tool's counts (expected/full.stdout).
 capture=$src/data/real/dep_gen_chain/n_64_no_chain
 got=$("$tmp/build/count_tasks" "$capture/deps.json" \

@@ -33,14 +33,22 @@ for path in usr/bin/deps_viewer usr/bin/depgraph usr/bin/orch_runner usr/bin/gen
             usr/include/depgraph/timing/critical_path.h usr/include/depgraph_passes/ir.h \
             usr/include/depgraph_runtime_shim/pto_orchestration_api.h \
             usr/lib/cmake/depgraph/depgraphConfig.cmake \
-            usr/lib/cmake/depgraph/DepgraphOrchestration.cmake; do
+            usr/lib/cmake/depgraph/DepgraphOrchestration.cmake \
+            usr/share/doc/depgraph/copyright; do
   [ -e "$root/$path" ] || fail "the package has no /$path"
 done
 # Only public headers: the internals shared by depgraph's own libraries stay out.
 for path in usr/include/depgraph/internal usr/include/depgraph/support/py_int.h \
-            usr/include/depgraph/graph/deps_loader.h; do
+            usr/include/depgraph/graph/deps_loader.h \
+            usr/include/depgraph/support/background_file_buf.h \
+            usr/include/depgraph/timing/first_error.h; do
   [ ! -e "$root/$path" ] || fail "the package installs the private /$path"
 done
+
+# Debian's machine-readable copyright format.
+head -n 1 "$root/usr/share/doc/depgraph/copyright" |
+  grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+  fail "/usr/share/doc/depgraph/copyright is not in the machine-readable format"
 
 help=$("$root/usr/bin/deps_viewer" --help)
 grep -q -- "--edge-mode" <<<"$help" || fail "deps_viewer --help: $help"
