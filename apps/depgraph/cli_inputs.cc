@@ -1,10 +1,23 @@
 #include "cli_inputs.h"
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 
 #include "depgraph/graph/load_deps.h"
 
 namespace depgraph {
+
+void AddFuncNamesOption(CLI::App* cmd, std::string* target) {
+  cmd->add_option("--func-names", *target,
+                  "name_map*.json with kernel names (default: newest sibling name_map*.json)");
+}
+
+void AddThreadsOption(CLI::App* cmd, unsigned* target) {
+  cmd->add_option("--threads", *target,
+                  "threads that load and analyse the input (default 0: every core); results are "
+                  "the same for any N")
+      ->check(CLI::Range(0u, 1024u));
+}
 
 bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err,
                        unsigned threads) {

@@ -8,7 +8,19 @@
 #include "depgraph/graph/graph.h"
 #include "depgraph/graph/name_map.h"
 
+namespace CLI {
+class App;
+}
+
 namespace depgraph {
+
+/// Adds `--func-names FILE` (kernel names; default: the newest sibling name_map*.json) to a
+/// subcommand that names kernels.
+void AddFuncNamesOption(CLI::App* cmd, std::string* target);
+
+/// Adds `--threads N` (0 = every core; results do not depend on it) to a subcommand that
+/// loads deps.json.
+void AddThreadsOption(CLI::App* cmd, unsigned* target);
 
 /// Loads `path` into *graph with `threads` threads (0 = every core; the graph is the same for
 /// any count); on failure prints `error: <one line>` to `err` and returns false. O(file).

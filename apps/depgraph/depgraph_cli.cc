@@ -5,19 +5,12 @@
 #include <chrono>
 #include <filesystem>
 
-#include "depgraph/audit/audit.h"
-#include "depgraph/audit/audit_report.h"
-#include "depgraph/audit/diff_report.h"
-#include "depgraph/audit/graph_diff.h"
-#include "depgraph/graph/load_deps.h"
-#include "depgraph/graph/name_map.h"
-#include "depgraph/graph/task_label.h"
-#include "depgraph/support/atomic_file.h"
-#include "depgraph/support/input_file.h"
+#include "audit_command.h"
 #include "cli_inputs.h"
 #include "cli_usage.h"
 #include "critical_path_command.h"
 #include "derive_command.h"
+#include "diff_command.h"
 #include "query_command.h"
 #include "run_command.h"
 #include "simulate_command.h"
@@ -28,171 +21,6 @@
 
 namespace depgraph {
 
-namespace {
-
-struct AuditArgs {
-  std::string input;
-  std::string output;
-  std::string func_names;
-  bool json = false;
-  size_t max_findings = 20;
-  unsigned threads = 0;
-};
-
-struct DiffArgs {
-  std::string a;
-  std::string b;
-  std::string output;
-  bool json = false;
-  bool closure = false;
-  bool by_order = false;
-  unsigned threads = 0;
-};
-
-// Writes `render`'s output to stdout or, atomically, to `path`.
-template <typename Render>
-bool Emit(const std::string& path, std::ostream& out, std::ostream& err, Render&& render) {
-  if (path.empty()) {
-    render(out);
-    out.flush();
-    return true;
-  }
-  AtomicFile file;
-  std::string error;
-  if (!file.Open(path, &error)) {
-    err << "error: " << error << "\n";
-    return false;
-  }
-  render(file.stream());
-  if (!file.Commit(&error)) {
-    err << "error: " << error << "\n";
-    return false;
-  }
-  return true;
-}
-
-// False after `error: <output>: is the input file ...` when `output` (if any) is one of `inputs`.
-bool OutputIsNotAnInputOrReport(const std::string& output, const std::vector<std::string>& inputs,
-                                std::ostream& err) {
-  std::string error;
-  if (output.empty() || CheckOutputIsNotAnInput(output, inputs, &error)) return true;
-  err << "error: " << error << "\n";
-  return false;
-}
-
-// The `--func-names` option of the subcommands that name kernels (audit, query).
-void AddFuncNamesOption(CLI::App* cmd, std::string* target) {
-  cmd->add_option("--func-names", *target,
-                  "name_map*.json with kernel names (default: newest sibling name_map*.json)");
-}
-
-// The `--threads N` option of the subcommands that load deps.json (audit, diff, query).
-void AddThreadsOption(CLI::App* cmd, unsigned* target) {
-  cmd->add_option("--threads", *target,
-                  "threads that load and analyse the input (default 0: every core); results are "
-                  "the same for any N")
-      ->check(CLI::Range(0u, 1024u));
-}
-
-int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err) {
-  // The name map found beside the input counts as an input too.
-  if (!OutputIsNotAnInputOrReport(args.output,
-                                  {args.input, NamesPathFor(args.input, args.func_names)}, err)) {
-    return 1;
-  }
-  DepGraph graph;
-  if (!LoadGraphOrReport(args.input, &graph, err, args.threads)) return 1;
-  NameMap names;
-  if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
-  std::string error;
-  AuditResult result;
-  AuditOptions audit_options;
-  audit_options.threads = args.threads;
-  if (!RunAudit(graph, audit_options, &result, &error)) {
-    err << "error: " << args.input << ": " << error << "\n";
-    return 1;
-  }
-  const std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);
-  const AuditReportInput input{graph, result, labels, args.input, args.max_findings};
-  const bool ok = Emit(args.output, out, err, [&](std::ostream& stream) {
-    if (args.json) {
-      WriteAuditJson(input, stream);
-    } else {
-      WriteAuditText(input, stream);
-    }
-  });
-  if (!ok) return 1;
-  const int code = AuditExitCode(result);
-  if (!args.output.empty()) {
-    out << "Wrote " << args.output << " (" << result.races.total << " race(s), "
-        << result.serialization.findings.size() << " false serialization finding(s), exit "
-        << code << ")\n";
-  }
-  return code;
-}
-
-int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
-  if (!OutputIsNotAnInputOrReport(args.output, {args.a, args.b}, err)) return 1;
-  DepGraph a, b;
-  if (!LoadGraphOrReport(args.a, &a, err, args.threads) ||
-      !LoadGraphOrReport(args.b, &b, err, args.threads)) {
-    return 1;
-  }
-  DiffOptions options;
-  options.by_order = args.by_order;
-  options.closure = args.closure;
-  options.threads = args.threads;
-  GraphDiff diff;
-  std::string error;
-  if (!DiffGraphs(a, b, options, args.a, args.b, &diff, &error)) {
-    err << "error: " << error << "\n";
-    return 1;
-  }
-  // Ids differ between runs with other rings or scopes: when no edge of A could be compared
-  // by id, match by submit order (saying so) rather than report on nothing.
-  if (!options.by_order && diff.pairs_a > 0 && diff.edges_unmatched_a == diff.pairs_a) {
-    err << "note: no edge of A has both ends among B's task ids (" << diff.matched << " of "
-        << diff.tasks_a << " tasks match by id: other rings or scopes?); matching tasks by "
-        << "submit order instead (--by-order)\n";
-    options.by_order = true;
-    diff = GraphDiff{};
-    if (!DiffGraphs(a, b, options, args.a, args.b, &diff, &error)) {
-      err << "error: " << error << "\n";
-      return 1;
-    }
-  }
-  if (diff.pairs_a > 0 && diff.edges_unmatched_a == diff.pairs_a) {
-    err << "error: " << args.a << " and " << args.b << " share no comparable edge: all "
-        << diff.pairs_a << " edges of A touch a task B lacks (" << diff.matched << " of "
-        << diff.tasks_a << " tasks matched by " << (options.by_order ? "submit order" : "id")
-        << ")\n";
-    return 1;
-  }
-  if (diff.task_sets_differ) {
-    err << "warning: the task sets differ (" << diff.only_in_a.size() << " only in A, "
-        << diff.only_in_b.size() << " only in B)"
-        << (args.by_order ? "" : "; --by-order matches tasks by submit order") << "\n";
-  }
-  const DiffReportInput input{a, b, diff, options, args.a, args.b};
-  const bool ok = Emit(args.output, out, err, [&](std::ostream& stream) {
-    if (args.json) {
-      WriteDiffJson(input, stream);
-    } else {
-      WriteDiffText(input, stream);
-    }
-  });
-  if (!ok) return 1;
-  const int code = DiffExitCode(diff);
-  if (!args.output.empty()) {
-    out << "Wrote " << args.output << " (" << diff.orderings_lost.size()
-        << " ordering(s) lost, " << diff.orderings_added.size() << " added, exit " << code
-        << ")\n";
-  }
-  return code;
-}
-
-}  // namespace
-
 int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"Audit captured task dependency graphs (deps.json), compare two of them and run depir "
                "programs on the runtime shim.",
@@ -200,31 +28,9 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   app.require_subcommand(1);
   app.set_version_flag("--version", cli::VersionLine("depgraph"));
   AuditArgs audit;
-  CLI::App* audit_cmd = app.add_subcommand(
-      "audit", "Races, false serialization, redundancy and a summary of one deps.json. "
-               "Exit 0: no race, 3: races found, 1: bad input.");
-  audit_cmd->add_option("deps_json", audit.input, "deps.json to audit")->required();
-  audit_cmd->add_flag("--json", audit.json, "write JSON (schema depgraph-audit/1)");
-  AddFuncNamesOption(audit_cmd, &audit.func_names);
-  audit_cmd->add_option("-o,--output", audit.output, "write the report here (atomically)");
-  audit_cmd->add_option("--max-findings", audit.max_findings,
-                        "race groups and false serialization findings listed in the text report "
-                        "(default 20; 0 = all; --json always has every finding)");
-  AddThreadsOption(audit_cmd, &audit.threads);
-
+  CLI::App* audit_cmd = AddAuditCommand(&app, &audit);
   DiffArgs diff;
-  CLI::App* diff_cmd = app.add_subcommand(
-      "diff", "Edges and orderings of A that B loses or adds. Exit 0: none lost, 3: B loses "
-              "an ordering of A, 1: bad input.");
-  diff_cmd->add_option("a_json", diff.a, "reference graph A")->required();
-  diff_cmd->add_option("b_json", diff.b, "graph B")->required();
-  diff_cmd->add_flag("--closure", diff.closure,
-                     "also compare reachability (every ordered pair), not only edges");
-  diff_cmd->add_flag("--by-order", diff.by_order,
-                     "match tasks by submit order instead of by id");
-  diff_cmd->add_flag("--json", diff.json, "write JSON (schema depgraph-diff/1)");
-  diff_cmd->add_option("-o,--output", diff.output, "write the report here (atomically)");
-  AddThreadsOption(diff_cmd, &diff.threads);
+  CLI::App* diff_cmd = AddDiffCommand(&app, &diff);
 
   QueryArgs query;
   CLI::App* query_cmd = app.add_subcommand(
@@ -327,7 +133,8 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   if (wait_sim_cmd->parsed()) return RunWaitSimCommand(wait_sim, out, err);
   if (overlap_cmd->parsed()) return RunOverlapCommand(overlap, out, err);
   if (simulate_cmd->parsed()) return RunSimulateCommand(simulate, out, err);
-  return RunDiffCommand(diff, out, err);
+  if (diff_cmd->parsed()) return RunDiffCommand(diff, out, err);
+  return 2;  // require_subcommand(1): unreachable
 }
 
 }  // namespace depgraph

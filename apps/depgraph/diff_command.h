@@ -1,0 +1,33 @@
+// `depgraph diff`: the orderings graph B loses or adds against reference graph A, as a report
+// or as a CI gate's verdict.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace depgraph {
+
+/// Arguments of `depgraph diff`.
+struct DiffArgs {
+  std::string a;            ///< reference graph A
+  std::string b;            ///< graph B
+  std::string output;       ///< where to write the report (atomically); empty = stdout
+  bool json = false;        ///< --json: schema depgraph-diff/1
+  bool closure = false;     ///< also compare reachability
+  bool by_order = false;    ///< match tasks by submit order
+  unsigned threads = 0;     ///< 0 = every core
+};
+
+/// Registers the `diff` subcommand on `app`, storing its arguments in *args (which must
+/// outlive the parse). Returns the subcommand, whose parsed() says whether it was chosen.
+CLI::App* AddDiffCommand(CLI::App* app, DiffArgs* args);
+
+/// Runs `depgraph diff`. Exit 0: no ordering lost; 3: B loses an ordering of A; 1: bad input
+/// (one line on `err`, no file written). Cost: two loads plus DiffGraphs (graph_diff.h).
+int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err);
+
+}  // namespace depgraph
