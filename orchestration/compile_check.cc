@@ -95,7 +95,7 @@ CompileCheckStatus CheckCompiledProgram(const passes::Program& original,
   // differ, hence matching by submit order.
   DiffOptions diff_options;
   diff_options.by_order = true;
-  GraphDiff diff;
+  GraphDiff& diff = check->diff;
   if (!DiffGraphs(check->runtime_graph, check->compiled_graph, diff_options, "runtime",
                   "compiled", &diff, err) ||
       !RunAudit(check->runtime_graph, AuditOptions{}, &check->runtime_audit, err) ||

@@ -118,7 +118,7 @@ std::string BoundedCommand(const std::string& binary) {
 namespace depgraph::testing {
 
 std::string EdgesJson(std::initializer_list<std::tuple<uint64_t, uint64_t, const char*>> edges) {
-  std::string out = "{\"edges\":[";
+  std::string out = "{\"tasks\":[],\"edges\":[";
   bool first = true;
   for (const auto& [pred, succ, source] : edges) {
     if (!first) out += ",";

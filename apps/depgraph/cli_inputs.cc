@@ -24,6 +24,7 @@ bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& e
   std::string error;
   LoadOptions options;
   options.threads = threads;
+  options.require_tasks = true;  // timing records or `{}` are not an empty graph
   if (!LoadDepsJson(path, graph, &error, options)) {
     err << "error: " << error << "\n";
     return false;

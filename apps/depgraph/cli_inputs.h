@@ -27,6 +27,12 @@ void AddThreadsOption(CLI::App* cmd, unsigned* target);
 bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err,
                        unsigned threads = 0);
 
+/// Whether a gate (audit, diff) would check nothing on `graph`: no task and no edge. A gate
+/// refuses such a capture unless --allow-empty. O(1).
+inline bool CaptureIsEmpty(const DepGraph& graph) {
+  return graph.tasks.empty() && graph.nodes.empty();
+}
+
 /// The name map LoadNamesOrReport reads for the capture at `deps_path`: `func_names` when
 /// given, else the newest sibling `name_map*.json`, else "". O(files in the directory).
 std::string NamesPathFor(const std::string& deps_path, const std::string& func_names);

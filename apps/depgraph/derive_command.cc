@@ -3,9 +3,9 @@
 #include <map>
 #include <optional>
 
-#include "depgraph/audit/race_audit.h"
 #include "depgraph/support/atomic_file.h"
 #include "depgraph/support/input_file.h"
+#include "depgraph_orchestration/check_gate.h"
 #include "depgraph_orchestration/compile_check.h"
 #include "depgraph_passes/depir_parser.h"
 #include "depgraph_passes/depir_printer.h"
@@ -44,26 +44,6 @@ int PrintManualStats(const CheckArgs& args, const passes::Program& original,
   out << " of " << kernel_submits << " kernel submits -- " << args.input << "\n";
   out.flush();
   return 0;
-}
-
-// "fill" for a task index, from its first active kernel slot.
-std::string KernelName(const DepGraph& graph, const std::map<int32_t, std::string>& names,
-                       uint32_t task_index) {
-  const Task& task = graph.tasks[task_index];
-  for (int64_t id : task.kernel_ids) {
-    if (id < 0) continue;
-    auto it = names.find(static_cast<int32_t>(id));
-    return it == names.end() ? "f" + std::to_string(id) : it->second;
-  }
-  return "dummy";
-}
-
-// KernelName of the task with `id`, or "alloc" (not in tasks[]). O(log tasks).
-std::string KernelOfId(const DepGraph& graph, const std::map<int32_t, std::string>& names,
-                       TaskId id) {
-  const Task* task = graph.FindTask(id);
-  return task ? KernelName(graph, names, static_cast<uint32_t>(task - graph.tasks.data()))
-              : "alloc";
 }
 
 // Prints findings of one kind up to a limit (0 = no limit), then how many it left out.
@@ -128,6 +108,10 @@ int RunDeriveCommand(const DeriveArgs& args, std::ostream& out, std::ostream& er
 }
 
 int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err) {
+  if (args.gate.Format() == "json") {
+    err << "error: check writes text, sarif, junit or github, not json\n";
+    return 2;
+  }
   DepirRunOptions options;
   passes::Program original;
   if (int code = PrepareDepirRun(args.input, args.entry, args.sets, &options, &original, err)) {
@@ -154,20 +138,25 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
   }
   const DepGraph& runtime_graph = check.runtime_graph;
   const DepGraph& compiled_graph = check.compiled_graph;
+  if (runtime_graph.tasks.empty() && !args.gate.allow_empty) {
+    err << "error: " << args.input << ": the program submits no task, so the check would "
+        << "compare nothing (--allow-empty to pass anyway)\n";
+    return 1;
+  }
   std::map<int32_t, std::string> names;
   for (const auto& [id, name] : DepirKernelNames(original)) names[id] = name;
+  const GateReport gate = CheckGateReport(check, names, args.input, args.gate.Options());
+  WarnCoverageGaps(gate, args.input, err);
+  if (args.gate.CiFormat()) {
+    if (!WriteGateCiFormat(args.gate, gate, out, err)) return 1;
+    return gate.exit_code;
+  }
 
   out << "depgraph check of " << args.input << (args.sound ? " (--sound)" : "") << "\n";
   out << "runtime graph: " << runtime_graph.tasks.size() << " tasks, "
       << runtime_graph.pairs.size() << " pairs; compiled graph: " << compiled_graph.tasks.size()
       << " tasks, " << compiled_graph.pairs.size() << " pairs\n";
-  if (runtime_graph.tasks.size() != compiled_graph.tasks.size() ||
-      check.runtime_trace.creates.size() != check.compiled_trace.creates.size()) {
-    out << "warning: the two runs submitted different work (" << runtime_graph.tasks.size()
-        << " tasks and " << check.runtime_trace.creates.size() << " created tensors vs "
-        << compiled_graph.tasks.size() << " and " << check.compiled_trace.creates.size()
-        << ")\n";
-  }
+  for (const std::string& gap : gate.coverage_gaps) out << "warning: " << gap << "\n";
   for (const auto& [key, count] : check.dropped_edges) {
     const auto& [function, kernel, edge] = key;
     out << "note: compiler edge [" << edge << "] of " << kernel << " in " << function
@@ -175,51 +164,27 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
            "generated code drops it"
         << (count > 1 ? " (" + std::to_string(count) + " calls)" : std::string()) << "\n";
   }
-  const bool rings = runtime_graph.UsesRings() || compiled_graph.UsesRings();
-  FindingPrinter lost_orderings(out, args.max_findings, "ordering(s) lost");
-  for (const LostOrdering& lost_ordering : check.lost_orderings) {
-    const DiffPair& pair = lost_ordering.pair;
-    std::ostream* line = lost_orderings.Next();
-    if (line == nullptr) continue;
-    *line << "ordering lost: " << FormatTaskId(pair.a_pred, rings) << " "
-          << KernelOfId(runtime_graph, names, pair.a_pred) << " -> "
-          << FormatTaskId(pair.a_succ, rings) << " " << KernelOfId(runtime_graph, names, pair.a_succ);
-    if (const std::optional<ByteInterval>& range = lost_ordering.conflict) {
-      *line << ", bytes [0x" << std::hex << range->begin << ", 0x" << range->end << std::dec << ")";
+  // One verdict line per finding, rule by rule, each rule's list cut at --max-findings.
+  auto print_rule = [&](const char* rule_id, const char* kind) {
+    FindingPrinter printer(out, args.max_findings, kind);
+    for (const GateFinding& f : gate.findings) {
+      if (gate.rules[f.rule].id != rule_id) continue;
+      if (std::ostream* line = printer.Next()) *line << VerdictLine(f) << "\n";
     }
-    *line << " (runtime orders them; the compiled program does not)\n";
-  }
-  const size_t lost = lost_orderings.Finish();
-  FindingPrinter lost_retentions(out, args.max_findings, "buffer retention(s) lost");
-  for (const LostRetention& r : check.lost_retentions) {
-    std::ostream* line = lost_retentions.Next();
-    if (line == nullptr) continue;
-    *line << "retention lost: alloc " << FormatTaskId(r.ref_allocation, rings) << " (create #"
-          << r.create + 1 << ") -> " << FormatTaskId(r.ref_user, rings) << " "
-          << KernelName(runtime_graph, names, r.user_task)
-          << " (the runtime keeps the buffer alive until this task ends; in the compiled program "
-             "nothing does, so it may be reclaimed while the task runs)\n";
-  }
-  const size_t retention_lost = lost_retentions.Finish();
-  FindingPrinter new_hazards(out, args.max_findings, "hazard(s) left unordered");
-  for (size_t index : check.new_hazards) {
-    const Race& race = check.compiled_audit.races.races[index];
-    std::ostream* line = new_hazards.Next();
-    if (line == nullptr) continue;
-    *line << "hazard left unordered: " << RaceKindName(race.kind) << " "
-          << FormatTaskId(compiled_graph.tasks[race.first.task].id, rings) << " "
-          << KernelName(compiled_graph, names, race.first.task) << " arg" << race.first.arg_idx
-          << " / " << FormatTaskId(compiled_graph.tasks[race.second.task].id, rings) << " "
-          << KernelName(compiled_graph, names, race.second.task) << " arg"
-          << race.second.arg_idx << ", bytes [0x" << std::hex << race.begin << ", 0x" << race.end
-          << std::dec << ")" << (race.approximate ? " (approximate)" : "") << "\n";
-  }
-  const size_t hazards = new_hazards.Finish();
+    return printer.Finish();
+  };
+  const size_t lost = print_rule("DG201", "ordering(s) lost");
+  const size_t retention_lost = print_rule("DG301", "buffer retention(s) lost");
+  const size_t hazards = print_rule("DG302", "hazard(s) left unordered");
+  print_rule("DG202", "edge(s) added");
+  out << "summary: " << gate.summary << "\n";
   const size_t failures = lost + retention_lost + hazards;
   out << "result: " << lost << " ordering(s) lost, " << retention_lost
       << " buffer retention(s) lost, " << hazards << " hazard(s) left unordered"
-      << (failures ? " -- FAIL\n" : " -- ok\n");
-  return failures ? 3 : 0;
+      << (gate.exit_code != 0 ? " -- FAIL" : " -- ok")
+      << (gate.exit_code != 0 && failures == 0 ? " (--warnings-as-errors or --strict)" : "")
+      << "\n";
+  return gate.exit_code;
 }
 
 }  // namespace depgraph

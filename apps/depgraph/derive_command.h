@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "gate_flags.h"
+
 namespace depgraph {
 
 /// Arguments of `depgraph derive`.
@@ -33,6 +35,7 @@ struct CheckArgs {
   std::string entry;              ///< entry function; empty = main / the only one
   bool sound = false;             ///< check the sound variant of the pass
   size_t max_findings = 20;       ///< findings listed per kind (all are counted); 0 = all
+  GateFlags gate;                 ///< --format (text, sarif, junit, github), --strict, ...
   /// Instead of checking: count the kernel submits that run in MANUAL scopes in the compiled
   /// run, reference pass vs sound pass (how much of the compiler's work each keeps).
   bool manual_stats = false;

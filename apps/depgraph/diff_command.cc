@@ -4,8 +4,10 @@
 
 #include "cli_inputs.h"
 #include "cli_output.h"
+#include "depgraph/audit/diff_gate.h"
 #include "depgraph/audit/diff_report.h"
 #include "depgraph/audit/graph_diff.h"
+#include "depgraph/graph/task_label.h"
 
 namespace depgraph {
 
@@ -18,17 +20,38 @@ CLI::App* AddDiffCommand(CLI::App* app, DiffArgs* args) {
   cmd->add_flag("--closure", args->closure,
                 "also compare reachability (every ordered pair), not only edges");
   cmd->add_flag("--by-order", args->by_order, "match tasks by submit order instead of by id");
-  cmd->add_flag("--json", args->json, "write JSON (schema depgraph-diff/1)");
+  AddGateFlags(cmd, &args->gate, "schema depgraph-diff/1");
+  cmd->add_option("--func-names-a", args->func_names_a,
+                  "name map of A (default: the newest name_map*.json beside A)");
+  cmd->add_option("--func-names-b", args->func_names_b,
+                  "name map of B (default: the newest name_map*.json beside B)");
   cmd->add_option("-o,--output", args->output, "write the report here (atomically)");
   AddThreadsOption(cmd, &args->threads);
   return cmd;
 }
 
 int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
-  if (!OutputIsNotAnInputOrReport(args.output, {args.a, args.b}, err)) return 1;
+  if (!OutputIsNotAnInputOrReport(args.output,
+                                  {args.a, args.b, NamesPathFor(args.a, args.func_names_a),
+                                   NamesPathFor(args.b, args.func_names_b)},
+                                  err)) {
+    return 1;
+  }
   DepGraph a, b;
   if (!LoadGraphOrReport(args.a, &a, err, args.threads) ||
       !LoadGraphOrReport(args.b, &b, err, args.threads)) {
+    return 1;
+  }
+  for (const auto& [graph, path] : {std::pair{&a, &args.a}, std::pair{&b, &args.b}}) {
+    if (CaptureIsEmpty(*graph) && !args.gate.allow_empty) {
+      err << "error: " << *path << ": the capture has no tasks, so the diff would check "
+          << "nothing (--allow-empty to pass anyway)\n";
+      return 1;
+    }
+  }
+  NameMap names_a, names_b;
+  if (!LoadNamesOrReport(args.a, args.func_names_a, &names_a, err) ||
+      !LoadNamesOrReport(args.b, args.func_names_b, &names_b, err)) {
     return 1;
   }
   DiffOptions options;
@@ -61,21 +84,23 @@ int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
         << ")\n";
     return 1;
   }
-  if (diff.task_sets_differ) {
-    err << "warning: the task sets differ (" << diff.only_in_a.size() << " only in A, "
-        << diff.only_in_b.size() << " only in B)"
-        << (args.by_order ? "" : "; --by-order matches tasks by submit order") << "\n";
-  }
-  const DiffReportInput input{a, b, diff, options, args.a, args.b};
+  DiffReportInput input{a, b, diff, options, args.a, args.b};
+  const std::vector<TaskLabel> labels_a = ResolveTaskLabels(a, names_a);
+  const std::vector<TaskLabel> labels_b = ResolveTaskLabels(b, names_b);
+  const GateReport gate =
+      DiffGateReport(DiffGateInput{input, labels_a, labels_b, args.gate.Options()});
+  input.gate = &gate;
+  WarnCoverageGaps(gate, args.a + " vs " + args.b, err);
+  const std::string format = args.gate.Format();
   const bool ok = EmitReport(args.output, out, err, [&](std::ostream& stream) {
-    if (args.json) {
+    if (format == "json") {
       WriteDiffJson(input, stream);
     } else {
       WriteDiffText(input, stream);
     }
   });
   if (!ok) return 1;
-  const int code = DiffExitCode(diff);
+  const int code = gate.exit_code;
   if (!args.output.empty()) {
     out << "Wrote " << args.output << " (" << diff.orderings_lost.size()
         << " ordering(s) lost, " << diff.orderings_added.size() << " added, exit " << code

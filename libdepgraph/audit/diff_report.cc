@@ -85,10 +85,26 @@ void WriteDiffText(const DiffReportInput& input, std::ostream& out) {
   buf += "orderings lost (an A edge whose order B does not imply): " +
          std::to_string(d.orderings_lost.size()) +
          (lost_alloc > 0 ? " (" + std::to_string(lost_alloc) + " from allocations)" : "") + "\n";
-  list(d.orderings_lost, SIZE_MAX, all);
+  // With a gate, every finding is one verdict line under its section header.
+  auto verdicts = [&](const char* rule_id) {
+    for (const GateFinding& f : input.gate->findings) {
+      if (input.gate->rules[f.rule].id != rule_id) continue;
+      buf += VerdictLine(f) + "\n";
+      Flush(buf, out);
+    }
+  };
+  if (input.gate) {
+    verdicts("DG201");
+  } else {
+    list(d.orderings_lost, SIZE_MAX, all);
+  }
   buf += "orderings added (a B edge whose order A does not imply): " +
          std::to_string(d.orderings_added.size()) + "\n";
-  list(d.orderings_added, SIZE_MAX, all);
+  if (input.gate) {
+    verdicts("DG202");
+  } else {
+    list(d.orderings_added, SIZE_MAX, all);
+  }
   // Only-in edges whose order the other graph still implies through a longer path. The
   // not-implied list is a subsequence of the only-in list (same order), so one walk skips it.
   auto implied = [&](const std::vector<DiffPair>& only, const std::vector<DiffPair>& not_implied,
@@ -111,9 +127,23 @@ void WriteDiffText(const DiffReportInput& input, std::ostream& out) {
       buf += "  ... " + std::to_string(count - kTextListLimit) + " more (see --json)\n";
     }
   };
-  implied(d.edges_only_in_a, d.orderings_lost, "edges only in A that B implies through a path: ");
-  implied(d.edges_only_in_b, d.orderings_added,
-          "edges only in B that A implies through a path: ");
+  if (input.gate) {
+    const size_t count = d.edges_only_in_a.size() - d.orderings_lost.size() +
+                         d.edges_only_in_b.size() - d.orderings_added.size();
+    size_t shown = 0;
+    for (const GateFinding& f : input.gate->findings) shown += f.level == GateLevel::kNote;
+    if (count > 0) buf += "edges of one graph that the other implies through a path: " +
+                          std::to_string(count) + "\n";
+    verdicts("DG203");
+    if (count > shown) {
+      buf += "info: ... " + std::to_string(count - shown) + " more implied edges (see --json)\n";
+    }
+  } else {
+    implied(d.edges_only_in_a, d.orderings_lost,
+            "edges only in A that B implies through a path: ");
+    implied(d.edges_only_in_b, d.orderings_added,
+            "edges only in B that A implies through a path: ");
+  }
   if (d.closure_computed) {
     buf += "closure (ordered pairs of matched tasks): A " + std::to_string(d.closure_a) +
            ", B " + std::to_string(d.closure_b) + "; lost " +
@@ -128,7 +158,11 @@ void WriteDiffText(const DiffReportInput& input, std::ostream& out) {
       list(d.closure_added, kTextListLimit, all);
     }
   }
-  const int code = DiffExitCode(d);
+  const int code = input.gate ? input.gate->exit_code : DiffExitCode(d);
+  if (input.gate) {
+    for (const std::string& gap : input.gate->coverage_gaps) buf += "coverage gap: " + gap + "\n";
+    buf += "summary: " + input.gate->summary + "\n";
+  }
   // A verdict speaks only for the edges it compared: say how many when some could not be.
   const std::string scope =
       d.edges_unmatched_a == 0
@@ -136,10 +170,19 @@ void WriteDiffText(const DiffReportInput& input, std::ostream& out) {
           : " (of the " + std::to_string(d.pairs_a - d.edges_unmatched_a) + " of " +
                 std::to_string(d.pairs_a) + " edges compared; " +
                 std::to_string(d.edges_unmatched_a) + " touch a task B lacks)";
+  // Under --warnings-as-errors or --strict the gate can fail while every ordering is kept.
+  const std::string failed_anyway =
+      code == 3 && d.orderings_lost.empty()
+          ? std::string(", but the gate fails (") +
+                (d.orderings_added.empty() ? "--strict: a coverage gap"
+                                           : "--warnings-as-errors: edges added") +
+                ")"
+          : std::string();
   buf += "result: " +
-         (code == 3 ? "B loses " + std::to_string(d.orderings_lost.size()) + " ordering(s) of A"
-                    : std::string("B keeps every ordering of A")) +
-         scope + ": exit " + std::to_string(code) + "\n";
+         (!d.orderings_lost.empty()
+              ? "B loses " + std::to_string(d.orderings_lost.size()) + " ordering(s) of A"
+              : std::string("B keeps every ordering of A")) +
+         scope + failed_anyway + ": exit " + std::to_string(code) + "\n";
   Flush(buf, out, true);
 }
 
@@ -189,7 +232,15 @@ void WriteDiffJson(const DiffReportInput& input, std::ostream& out) {
     pairs("closure_lost", d.closure_lost);
     pairs("closure_added", d.closure_added);
   }
-  buf += "  \"exit_code\": " + std::to_string(DiffExitCode(d)) + "\n}\n";
+  if (input.gate) {
+    buf += "  \"coverage_gaps\": [";
+    for (size_t i = 0; i < input.gate->coverage_gaps.size(); ++i) {
+      buf += std::string(i ? ", " : "") + JsonString(input.gate->coverage_gaps[i]);
+    }
+    buf += "],\n  \"summary\": " + JsonString(input.gate->summary) + ",\n";
+  }
+  buf += "  \"exit_code\": " +
+         std::to_string(input.gate ? input.gate->exit_code : DiffExitCode(d)) + "\n}\n";
   Flush(buf, out, true);
 }
 

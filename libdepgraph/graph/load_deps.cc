@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "deps_loader.h"
+#include "depgraph/graph/document_kind.h"
 #include "depgraph/internal/message_quote.h"
 #include "depgraph/internal/parallel_load.h"
 #include "depgraph/support/input_file.h"
@@ -346,7 +347,11 @@ bool DepsLoader::Load(const LoadOptions& options, std::string* err) {
     ok = SyntaxError();
   } else {
     std::string_view key;
+    bool saw_tasks = false;
+    std::vector<std::string> top_keys;  // the first few, to say what a non-capture is
     while (ok && reader_.NextKey(&key)) {
+      if (top_keys.size() < 16) top_keys.emplace_back(key.substr(0, 64));
+      saw_tasks = saw_tasks || key == "tasks";
       if (key == "edges") {
         graph_.rows.clear();
         row_ends_.clear();
@@ -367,6 +372,10 @@ bool DepsLoader::Load(const LoadOptions& options, std::string* err) {
       }
     }
     if (ok) ok = Check() && (reader_.ExpectEnd() || SyntaxError());
+    if (ok && options.require_tasks && !saw_tasks) {
+      error_ = name_ + ": " + DescribeNonCapture(top_keys);
+      ok = false;
+    }
   }
   if (ok) ok = Finish(ResolveThreadCount(options.threads));
   if (!ok) {

@@ -146,7 +146,9 @@ class CheckResult:
     orderings_lost: List[str]
     retentions_lost: List[str]
     hazards: List[str]
+    edges_added: List[str]
     notes: List[str]
+    summary: str
     result: str
     def __init__(self, exit_code: int, report: str) -> None: ...
     @property

@@ -124,16 +124,23 @@ class CheckResult:
         lines = report.splitlines()
 
         def starting(prefix):
+            # Findings are verdict lines: "error: ordering lost: ...".
             return [line[len(prefix):] for line in lines if line.startswith(prefix)]
 
-        #: `ordering lost: ...` lines, without the prefix.
-        self.orderings_lost = starting("ordering lost: ")
-        #: `retention lost: ...` lines, without the prefix.
-        self.retentions_lost = starting("retention lost: ")
-        #: `hazard left unordered: ...` lines, without the prefix.
-        self.hazards = starting("hazard left unordered: ")
-        #: `note: ...` and `warning: ...` lines.
-        self.notes = [line for line in lines if line.startswith(("note: ", "warning: "))]
+        #: `error: ordering lost: ...` lines, without the prefix.
+        self.orderings_lost = starting("error: ordering lost: ")
+        #: `error: retention lost: ...` lines, without the prefix.
+        self.retentions_lost = starting("error: retention lost: ")
+        #: `error: hazard left unordered: ...` lines, without the prefix.
+        self.hazards = starting("error: hazard left unordered: ")
+        #: `warning: edge added: ...` lines (a compiled edge no runtime path implies: lost
+        #: parallelism), without the prefix.
+        self.edges_added = starting("warning: edge added: ")
+        #: `note: ...` and the other `warning: ...` lines.
+        self.notes = [line for line in lines if line.startswith(("note: ", "warning: "))
+                      and not line.startswith("warning: edge added: ")]
+        #: The counted `summary: ...` line, without the prefix.
+        self.summary = (starting("summary: ") or [""])[-1]
         #: The closing `result: ...` line, without the prefix.
         self.result = (starting("result: ") or [""])[-1]
 

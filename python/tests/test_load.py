@@ -113,3 +113,21 @@ def test_graph_outlives_nothing_it_hands_out(pa_small):
     assert len(tasks) == 13 and tasks[-1].id > tasks[0].id
     assert list(edges) == [(4294967296, 8589934599)]  # (1, 0) -> (2, 7)
     assert t.label == "(2, 0)"
+
+
+@pytest.mark.parametrize("name, text, says", [
+    ("empty.json", "{}", "an empty JSON object"),
+    ("chip_swimlane_records.json",
+     '{"chip_swimlane_level": 2, "metadata": {}, "aicore_tasks": [], "aicpu_tasks": []}',
+     "these are timing records"),
+    ("name_map_x.json", '{"callable_id_to_name": {"0": "fill"}}', "a kernel name map"),
+])
+def test_a_document_that_is_not_a_capture_is_an_error_not_an_empty_graph(tmp_path, name, text,
+                                                                          says):
+    # An empty graph would pass `assert not depgraph.audit(g).races` while testing nothing.
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(depgraph.Error) as e:
+        depgraph.load(str(path))
+    assert str(e.value).startswith(f"{path}: not a deps.json capture: ")
+    assert says in str(e.value)

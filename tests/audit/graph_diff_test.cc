@@ -335,7 +335,7 @@ TEST(DiffCommand, NeverReportsSuccessOnNothingCompared) {
   const std::string a = write("a.json", testing::EdgesJson({{1, 2, "explicit"}, {2, 3, "explicit"}}));
   const std::string part = write("part.json", testing::EdgesJson({{1, 2, "explicit"}}));
   const std::string shifted = write("shifted.json", testing::EdgesJson({{7, 8, "explicit"}, {8, 9, "explicit"}}));
-  const std::string empty = write("empty.json", "{\"edges\":[]}");
+  const std::string empty = write("empty.json", "{\"tasks\":[],\"edges\":[]}");
   auto run = [&](const std::string& args) { return testing::RunCommand(bin + " diff " + args, dir.path()); };
 
   auto partial = run(a + " " + part);
@@ -350,7 +350,11 @@ TEST(DiffCommand, NeverReportsSuccessOnNothingCompared) {
   EXPECT_NE(by_order.err.find("matching tasks by submit order instead (--by-order)"), std::string::npos);
   EXPECT_NE(by_order.out.find("result: B keeps every ordering of A: exit 0"), std::string::npos);
 
-  auto nothing = run(a + " " + empty);
+  auto refused = run(a + " " + empty);  // a gate never passes on a capture of nothing
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("empty.json: the capture has no tasks"), std::string::npos)
+      << refused.err;
+  auto nothing = run(a + " " + empty + " --allow-empty");
   EXPECT_EQ(nothing.exit_code, 1);
   EXPECT_NE(nothing.err.find("share no comparable edge: all 2 edges of A touch a task B lacks"),
             std::string::npos)

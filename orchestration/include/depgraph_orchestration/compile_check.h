@@ -58,6 +58,8 @@ struct CompileCheck {
   DepGraph compiled_graph;  ///< the derived and materialized program's capture
   DepirRunTrace runtime_trace;
   DepirRunTrace compiled_trace;
+  /// The runtime graph (A) against the compiled one (B), tasks matched by submit order.
+  GraphDiff diff;
   /// Compiler edges generated code cannot name at their call, counted per key, key order.
   std::map<DroppedEdgeKey, size_t> dropped_edges;
   /// Orderings the compiled graph loses, in the diff's order; orderings from allocations are

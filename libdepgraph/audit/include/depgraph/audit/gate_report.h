@@ -59,6 +59,12 @@ struct GateCheck {
   std::string detail;     ///< one line: what was checked and what was found
 };
 
+/// How a gate judges: what else fails it besides its errors.
+struct GateOptions {
+  bool strict = false;              ///< a coverage gap fails the gate
+  bool warnings_as_errors = false;  ///< a warning fails the gate
+};
+
 /// A gate's whole verdict.
 struct GateReport {
   std::string command;              ///< "audit", "diff" or "check"
@@ -74,5 +80,15 @@ struct GateReport {
   std::string summary;  ///< the counted summary line with the consequence
   int exit_code = 0;    ///< 0 clean, 3 findings (or gaps under --strict)
 };
+
+/// Whether a finding at `level` fails the gate under `options`.
+bool GateFails(GateLevel level, const GateOptions& options);
+
+/// Sets report->exit_code from its checks and gaps: 3 when a check failed or (strict) a
+/// coverage gap exists, else 0. O(checks).
+void SetGateExitCode(const GateOptions& options, GateReport* report);
+
+/// "error: <message>" (or "warning: ", "info: "): a finding's verdict line, without newline.
+std::string VerdictLine(const GateFinding& finding);
 
 }  // namespace depgraph

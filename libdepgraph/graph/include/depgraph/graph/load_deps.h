@@ -32,6 +32,10 @@ struct LoadOptions {
   size_t block_bytes = 0;
   /// When set, receives what the load did (reset first).
   LoadStats* stats = nullptr;
+  /// Refuse a document without a top-level `tasks` array, saying what it is instead
+  /// (document_kind.h: timing records, a name map, a trace...). The viewer, a drop-in for the
+  /// Python tool, reads such a document as an empty graph; the gates must not pass on it.
+  bool require_tasks = false;
 };
 
 /// Loads the deps.json at `path` into *graph.
