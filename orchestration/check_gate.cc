@@ -1,5 +1,6 @@
 #include "depgraph_orchestration/check_gate.h"
 
+#include <set>
 #include <sstream>
 
 #include "depgraph/audit/diff_gate.h"
@@ -126,25 +127,49 @@ GateReport CheckGateReport(const CompileCheck& check, const std::map<int32_t, st
   }
   const GateLevel added_level =
       options.warnings_as_errors ? GateLevel::kError : GateLevel::kWarning;
-  uint64_t added = 0;
+  // An added edge between two tasks the runtime's graph races on is a fix, not lost
+  // parallelism: the pair touches the same bytes and the runtime left it unordered.
+  std::set<std::pair<uint32_t, uint32_t>> runtime_races;
+  for (const Race& race : check.runtime_audit.races.races) {
+    runtime_races.insert({race.first.task, race.second.task});
+  }
+  auto races_in_runtime = [&](TaskId pred, TaskId succ) {
+    const Task* p = runtime.FindTask(pred);
+    const Task* s = runtime.FindTask(succ);
+    if (p == nullptr || s == nullptr) return false;
+    const auto pi = static_cast<uint32_t>(p - runtime.tasks.data());
+    const auto si = static_cast<uint32_t>(s - runtime.tasks.data());
+    return runtime_races.count({pi, si}) + runtime_races.count({si, pi}) > 0;
+  };
+  std::vector<GateFinding> fix_findings;  // listed after the warnings
+  uint64_t added = 0, fixes = 0;
   for (const DiffPair& pair : check.diff.orderings_added) {
     if (pair.pred_is_alloc) continue;  // a buffer's lifetime, not an ordering of work
-    ++added;
+    const bool fix = races_in_runtime(pair.a_pred, pair.a_succ);
     GateFinding f;
-    f.rule = kEdgeNotImplied;
-    f.level = added_level;
+    f.rule = fix ? kEdgeImplied : kEdgeNotImplied;
+    f.level = fix ? GateLevel::kNote : added_level;
     f.first = TaskOf(compiled, names, pair.b_pred, rings);
     f.second = TaskOf(compiled, names, pair.b_succ, rings);
     f.path = {f.first, f.second};
     f.message = "edge added: " + f.first.display + " " + f.first.kernel + " -> " +
                 f.second.display + " " + f.second.kernel +
-                " (the compiled program orders them; no path of the runtime's graph does: "
-                "lost parallelism)";
-    report.findings.push_back(std::move(f));
+                (fix ? " (the compiled program orders a hazard the runtime leaves unordered: a "
+                       "fix)"
+                     : " (the compiled program orders them; no path of the runtime's graph "
+                       "does: lost parallelism)");
+    if (!fix) {
+      ++added;
+      report.findings.push_back(std::move(f));
+    } else {
+      ++fixes;
+      fix_findings.push_back(std::move(f));
+    }
   }
+  for (GateFinding& f : fix_findings) report.findings.push_back(std::move(f));
   const GraphDiff& d = check.diff;
   const uint64_t implied = d.edges_only_in_a.size() - d.orderings_lost.size() +
-                           d.edges_only_in_b.size() - d.orderings_added.size();
+                           d.edges_only_in_b.size() - d.orderings_added.size() + fixes;
   const uint64_t lost = check.lost_orderings.size(), retentions = check.lost_retentions.size(),
                  hazards = check.new_hazards.size();
   report.checks = {

@@ -118,7 +118,7 @@ std::string BoundedCommand(const std::string& binary) {
 namespace depgraph::testing {
 
 std::string EdgesJson(std::initializer_list<std::tuple<uint64_t, uint64_t, const char*>> edges) {
-  std::string out = "{\"tasks\":[],\"edges\":[";
+  std::string out = "{\"edges\":[";
   bool first = true;
   for (const auto& [pred, succ, source] : edges) {
     if (!first) out += ",";
@@ -127,6 +127,10 @@ std::string EdgesJson(std::initializer_list<std::tuple<uint64_t, uint64_t, const
            "\",\"arg\":-1,\"source\":\"" + source + "\"}";
   }
   return out + "]}";
+}
+
+std::string CaptureJson(std::initializer_list<std::tuple<uint64_t, uint64_t, const char*>> edges) {
+  return "{\"tasks\":[]," + EdgesJson(edges).substr(1);
 }
 
 DepGraph LoadText(const std::string& text) {

@@ -77,6 +77,9 @@ bool UnderAddressSanitizer();
 namespace depgraph::testing {
 
 /// A deps.json document with only edge rows (pred, succ, source).
+/// EdgesJson as a capture `depgraph` accepts: the same edges after an empty tasks array (so
+/// every node is an allocation node).
+std::string CaptureJson(std::initializer_list<std::tuple<uint64_t, uint64_t, const char*>> edges);
 std::string EdgesJson(std::initializer_list<std::tuple<uint64_t, uint64_t, const char*>> edges);
 /// Loads a document that must be valid (fails the current test otherwise).
 DepGraph LoadText(const std::string& text);

@@ -177,6 +177,7 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
   const size_t retention_lost = print_rule("DG301", "buffer retention(s) lost");
   const size_t hazards = print_rule("DG302", "hazard(s) left unordered");
   print_rule("DG202", "edge(s) added");
+  print_rule("DG203", "edge(s) added as a fix");
   out << "summary: " << gate.summary << "\n";
   const size_t failures = lost + retention_lost + hazards;
   out << "result: " << lost << " ordering(s) lost, " << retention_lost

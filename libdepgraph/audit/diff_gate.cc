@@ -28,11 +28,21 @@ class GraphSide {
     task.id = id;
     task.display = FormatTaskId(id, display_);
     const int64_t node = graph_.FindNode(id);
-    if (node >= 0 && static_cast<size_t>(node) < labels_.size()) {
-      const TaskLabel& label = labels_[static_cast<size_t>(node)];
-      task.kernel = label.func_name.empty() ? TaskKindName(label.kind) : label.func_name;
-    } else if (node >= 0) {
-      task.kernel = graph_.TaskOfNode(static_cast<uint32_t>(node)) ? "" : "alloc";
+    if (node < 0) return task;
+    const auto n = static_cast<uint32_t>(node);
+    if (n < labels_.size() && !labels_[n].func_name.empty()) {
+      task.kernel = labels_[n].func_name;
+    } else if (const depgraph::Task* record = graph_.TaskOfNode(n)) {
+      // Without a name map: the first active kernel slot, as `depgraph check` names it.
+      task.kernel = "dummy";
+      for (int64_t kernel : record->kernel_ids) {
+        if (kernel >= 0) {
+          task.kernel = "f" + std::to_string(kernel);
+          break;
+        }
+      }
+    } else {
+      task.kernel = "alloc";
     }
     return task;
   }
@@ -122,8 +132,7 @@ std::string Mention(const GateTask& task) {
 
 // "on T3, tensormap edge of A" / "explicit edge of B".
 std::string EdgeClause(const GateFinding& f, const char* graph) {
-  std::string text;
-  if (!f.region.empty()) text += " on " + f.region + ",";
+  std::string text = f.region.empty() ? "," : " on " + f.region + ",";
   text += " " + (f.edge_source.empty() ? std::string("an") : f.edge_source) + " edge of " + graph;
   return text;
 }

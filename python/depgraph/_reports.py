@@ -83,13 +83,21 @@ class DiffReport:
 
     @property
     def exit_code(self) -> int:
-        """3 when B loses an ordering of A, else 0 (the command's exit code)."""
+        """3 when B loses an ordering of A (with strict=True also on a coverage gap, with
+        warnings_as_errors=True also when B adds an edge A does not imply), else 0: the
+        command's exit code."""
         return self._run.exit_code
 
     @property
     def ok(self) -> bool:
-        """True when B keeps every ordering of A."""
+        """True when the gate passes: B keeps every ordering of A (and, as asked, no gap or
+        added edge)."""
         return self.exit_code == 0
+
+    @property
+    def coverage_gaps(self) -> list:
+        """What the verdict cannot see (tasks without a partner), one line each."""
+        return list(self.data.get("coverage_gaps", []))
 
     @property
     def orderings_lost(self) -> list:
@@ -159,10 +167,12 @@ def audit(graph: "_depgraph.Graph") -> AuditReport:
 
 
 def diff(a: "_depgraph.Graph", b: "_depgraph.Graph", closure: bool = False,
-         by_order: bool = False) -> DiffReport:
-    """What B loses and adds of A's orderings: `depgraph diff [--closure] [--by-order] --json`,
-    with its fall-back to submit order when no edge of A can be matched by id."""
-    return DiffReport(_depgraph._diff(a, b, closure, by_order))
+         by_order: bool = False, strict: bool = False,
+         warnings_as_errors: bool = False) -> DiffReport:
+    """What B loses and adds of A's orderings: `depgraph diff [--closure] [--by-order]
+    [--strict] [--warnings-as-errors] --json`, with its fall-back to submit order when no edge
+    of A can be matched by id."""
+    return DiffReport(_depgraph._diff(a, b, closure, by_order, strict, warnings_as_errors))
 
 
 def check(program_path: _Path, sets: Optional[Mapping[str, Union[int, bool]]] = None,

@@ -7,6 +7,7 @@
 
 #include "depgraph/audit/audit.h"
 #include "depgraph/audit/audit_report.h"
+#include "depgraph/audit/diff_gate.h"
 #include "depgraph/audit/diff_report.h"
 #include "depgraph/audit/graph_diff.h"
 #include "loaded_graph.h"
@@ -38,10 +39,12 @@ struct DiffRun {
   DiffOptions options;
   std::shared_ptr<const GraphDiff> diff;
   std::vector<std::string> notes;  ///< `note: ...` / `warning: ...` lines, without prefixes
+  std::shared_ptr<const GateReport> gate;  ///< the verdict (diff_gate.h), as `depgraph diff`'s
 
   template <typename Write>
   std::string Render(Write&& write) const {
-    const DiffReportInput input{a->graph(), b->graph(), *diff, options, a->source(), b->source()};
+    DiffReportInput input{a->graph(), b->graph(), *diff, options, a->source(), b->source()};
+    input.gate = gate.get();
     std::ostringstream out;
     write(input, out);
     return out.str();
@@ -65,8 +68,9 @@ AuditRun Audit(const GraphPtr& graph) {
 
 // `depgraph diff` (apps/depgraph/depgraph_cli.cc, RunDiffCommand): the same comparison, the
 // same fall-back to submit order when no edge of A can be compared by id, the same errors.
-DiffRun Diff(const GraphPtr& a, const GraphPtr& b, bool closure, bool by_order) {
-  DiffRun run{a, b, DiffOptions{}, nullptr, {}};
+DiffRun Diff(const GraphPtr& a, const GraphPtr& b, bool closure, bool by_order, bool strict,
+             bool warnings_as_errors) {
+  DiffRun run{a, b, DiffOptions{}, nullptr, {}, nullptr};
   run.options.by_order = by_order;
   run.options.closure = closure;
   run.options.threads = a->threads();
@@ -95,12 +99,12 @@ DiffRun Diff(const GraphPtr& a, const GraphPtr& b, bool closure, bool by_order) 
                 std::to_string(diff->matched) + " of " + std::to_string(diff->tasks_a) +
                 " tasks matched by " + (run.options.by_order ? "submit order" : "id") + ")");
   }
-  if (diff->task_sets_differ) {
-    run.notes.push_back("warning: the task sets differ (" + std::to_string(diff->only_in_a.size()) +
-                        " only in A, " + std::to_string(diff->only_in_b.size()) + " only in B)" +
-                        (by_order ? "" : "; --by-order matches tasks by submit order"));
-  }
   run.diff = std::move(diff);
+  const DiffReportInput input{a->graph(), b->graph(), *run.diff, run.options, a->source(),
+                              b->source()};
+  run.gate = std::make_shared<GateReport>(DiffGateReport(DiffGateInput{
+      input, a->Labels(), b->Labels(), GateOptions{strict, warnings_as_errors}}));
+  for (const std::string& gap : run.gate->coverage_gaps) run.notes.push_back("warning: " + gap);
   return run;
 }
 
@@ -123,7 +127,7 @@ void BindReports(py::module_& m) {
   m.def("_audit", &Audit, py::arg("graph"));
 
   py::class_<DiffRun>(m, "_DiffRun")
-      .def_property_readonly("exit_code", [](const DiffRun& r) { return DiffExitCode(*r.diff); })
+      .def_property_readonly("exit_code", [](const DiffRun& r) { return r.gate->exit_code; })
       .def_property_readonly("notes", [](const DiffRun& r) { return py::cast(r.notes); })
       .def("json",
            [](const DiffRun& r) {
@@ -133,7 +137,8 @@ void BindReports(py::module_& m) {
         return r.Render([](auto& in, auto& out) { WriteDiffText(in, out); });
       });
   m.def("_diff", &Diff, py::arg("a"), py::arg("b"), py::arg("closure") = false,
-        py::arg("by_order") = false);
+        py::arg("by_order") = false, py::arg("strict") = false,
+        py::arg("warnings_as_errors") = false);
 }
 
 }  // namespace depgraph::python

@@ -87,3 +87,30 @@ def test_diff_is_the_cli_report_between_real_captures(closure):
     assert report.data == data and report.exit_code == code
     _, _, err = run_tool(CLI, *args)
     assert report.notes == err.splitlines()
+
+
+def test_diff_gate_flags_are_the_cli_flags(tmp_path):
+    # B keeps every ordering of A and adds one A does not imply: a warning, failing only with
+    # warnings_as_errors; a task only in A is a coverage gap, failing only with strict.
+    tasks = ",".join(f'{{"task_id": "{i}", "kernel_ids": [0, -1, -1]}}' for i in range(3))
+    a = tmp_path / "a.json"
+    a.write_text('{"tasks": [' + tasks + '], "edges": [{"pred": "0", "succ": "1", "arg": -1, '
+                 '"source": "explicit"}]}')
+    b = tmp_path / "b.json"
+    b.write_text('{"tasks": [' + tasks + '], "edges": [{"pred": "0", "succ": "1", "arg": -1, '
+                 '"source": "explicit"}, {"pred": "1", "succ": "2", "arg": -1, '
+                 '"source": "explicit"}]}')
+    ga, gb = depgraph.load(str(a)), depgraph.load(str(b))
+    assert depgraph.diff(ga, gb).ok
+    strict = depgraph.diff(ga, gb, warnings_as_errors=True)
+    assert not strict.ok and strict.exit_code == 3
+    assert "warning: edge added: 1 f0 -> 2 f0" in depgraph.diff(ga, gb).text()
+    code, _ = cli_json("diff", a, b, "--warnings-as-errors")
+    assert code == 3
+    c = tmp_path / "c.json"
+    c.write_text('{"tasks": [' + tasks.rsplit(",{", 1)[0] + '], "edges": [{"pred": "0", '
+                 '"succ": "1", "arg": -1, "source": "explicit"}]}')
+    gc = depgraph.load(str(c))
+    gap = depgraph.diff(ga, gc)
+    assert gap.ok and len(gap.coverage_gaps) == 1 and "have no partner" in gap.coverage_gaps[0]
+    assert not depgraph.diff(ga, gc, strict=True).ok

@@ -332,9 +332,9 @@ TEST(DiffCommand, NeverReportsSuccessOnNothingCompared) {
     testing::WriteFile(dir.File(name), text);
     return dir.File(name);
   };
-  const std::string a = write("a.json", testing::EdgesJson({{1, 2, "explicit"}, {2, 3, "explicit"}}));
-  const std::string part = write("part.json", testing::EdgesJson({{1, 2, "explicit"}}));
-  const std::string shifted = write("shifted.json", testing::EdgesJson({{7, 8, "explicit"}, {8, 9, "explicit"}}));
+  const std::string a = write("a.json", testing::CaptureJson({{1, 2, "explicit"}, {2, 3, "explicit"}}));
+  const std::string part = write("part.json", testing::CaptureJson({{1, 2, "explicit"}}));
+  const std::string shifted = write("shifted.json", testing::CaptureJson({{7, 8, "explicit"}, {8, 9, "explicit"}}));
   const std::string empty = write("empty.json", "{\"tasks\":[],\"edges\":[]}");
   auto run = [&](const std::string& args) { return testing::RunCommand(bin + " diff " + args, dir.path()); };
 

@@ -669,7 +669,7 @@ TEST(AuditReport, CleanGraphExitsZero) {
 }
 
 TEST(AuditReport, CycleIsAnError) {
-  DepGraph g = testing::LoadText(testing::EdgesJson({{1, 2, "x"}, {2, 1, "x"}}));
+  DepGraph g = testing::LoadText(testing::CaptureJson({{1, 2, "x"}, {2, 1, "x"}}));
   AuditResult result;
   std::string err;
   EXPECT_FALSE(RunAudit(g, AuditOptions{}, &result, &err));
@@ -707,7 +707,7 @@ TEST(AuditCommand, ExitCodesOutputsAndErrors) {
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_EQ(bad.err,
             "error: bad.json: edges[0].pred: expected an unsigned 64-bit id, got \"0x10\"\n");
-  testing::WriteFile(dir.File("cycle.json"), testing::EdgesJson({{1, 2, "x"}, {2, 1, "x"}}));
+  testing::WriteFile(dir.File("cycle.json"), testing::CaptureJson({{1, 2, "x"}, {2, 1, "x"}}));
   auto cycle = run("audit cycle.json -o never.txt");
   EXPECT_EQ(cycle.exit_code, 1);
   EXPECT_EQ(cycle.err, "error: cycle.json: dependency graph has a cycle: 1 -> 2 -> 1\n");

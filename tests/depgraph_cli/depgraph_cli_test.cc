@@ -30,7 +30,7 @@ size_t EntryCount(const TempDir& dir) {
 class DepgraphCliFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    graph_ = testing::EdgesJson({{1, 2, "explicit"}, {2, 3, "explicit"}});
+    graph_ = testing::CaptureJson({{1, 2, "explicit"}, {2, 3, "explicit"}});
     WriteFile(dir_.File("a.json"), graph_);
     WriteFile(dir_.File("b.json"), graph_);
   }

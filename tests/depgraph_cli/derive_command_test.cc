@@ -273,3 +273,51 @@ TEST(CheckCommand, LoopResultNamingNoTaskFallsBackAndUserErrorsStayExitOne) {
 
 }  // namespace
 }  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// The check as a gate: an edge the compiler adds is judged against the runtime's races, a
+// program that submits nothing checks nothing, and warnings fail only when asked.
+TEST(CheckCommand, AnAddedEdgeThatOrdersARuntimeHazardIsAFixNotAWarning) {
+  const std::string t04 =
+      "data/passes/t04_auto_scope_waw_hazard_adds_compiler_edge_when_enabled.depir";
+  testing::CommandResult r = Depgraph("check " + t04 + " --warnings-as-errors");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("\ninfo: edge added: (1, 0) fill -> (1, 1) fill (the compiled program "
+                       "orders a hazard the runtime leaves unordered: a fix)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nsummary: check: 0 error(s) (0 orderings lost, 0 retentions lost, "
+                       "0 hazards), 0 warnings (edges added), 1 info (implied edges); the "
+                       "compiled program keeps every ordering the runtime enforces\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("result: 0 ordering(s) lost, 0 buffer retention(s) lost, 0 hazard(s) "
+                       "left unordered -- ok"),
+            std::string::npos);
+}
+
+TEST(CheckCommand, AProgramThatSubmitsNothingIsAnErrorUnlessAllowed) {
+  testing::TempDir dir;
+  testing::WriteFile(dir.File("none.depir"),
+                     "kernel fill(out t: f32[64] memref(shared_ddr, 0, 256)) -> t\n\n"
+                     "orch main(a: f32[64] memref(shared_ddr, 0, 256)) hand {\n"
+                     "  return a\n}\n");
+  auto run = [&](const std::string& args) {
+    return testing::RunCommand("'" + testing::CliBinary() + "' check none.depir" + args,
+                               dir.path());
+  };
+  testing::CommandResult refused = run("");
+  EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+  EXPECT_EQ(refused.err,
+            "error: none.depir: the program submits no task, so the check would compare "
+            "nothing (--allow-empty to pass anyway)\n");
+  EXPECT_EQ(refused.out, "");
+  testing::CommandResult allowed = run(" --allow-empty");
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.out << allowed.err;
+  EXPECT_EQ(run(" --json").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace depgraph

@@ -22,7 +22,8 @@ std::string CheckKernelName(const DepGraph& graph, const std::map<int32_t, std::
 /// DG301 a created buffer nothing keeps alive any more (error), DG302 a byte-level hazard of
 /// the compiled graph the runtime graph orders (error), DG202 an edge of the compiled graph no
 /// runtime path implies (warning: lost parallelism; allocation lifetimes left out), DG203
-/// edges implied through a path (counted, not listed). Messages are the text report's lines.
+/// edges implied through a path (counted, not listed) and added edges that order a pair the
+/// runtime's graph races on (listed as info: a fix, not lost parallelism). Messages are the text report's lines.
 /// Coverage gap: the two runs submitted different work. `label` is the program's path.
 /// Cost: O(findings x log V) plus O(V + E) per graph.
 GateReport CheckGateReport(const CompileCheck& check, const std::map<int32_t, std::string>& names,
