@@ -25,6 +25,8 @@ struct GateRule {
   std::string summary;      ///< one sentence: what a finding of this rule is
   std::string consequence;  ///< what it means for the run, e.g. "an intermittent race"
   GateLevel level = GateLevel::kError;  ///< the level of its findings
+  /// How to fix a finding of this rule (SARIF `help`); "" = summary and consequence.
+  std::string help;
 };
 
 /// One end of a finding (or one step of its path): a task and what it does there.
@@ -57,6 +59,12 @@ struct GateCheck {
   uint64_t findings = 0;  ///< every finding counted, also those past GateReport::findings
   bool failed = false;
   std::string detail;     ///< one line: what was checked and what was found
+};
+
+/// How strict a gate is: what fails it besides its error findings.
+struct GateOptions {
+  bool strict = false;              ///< coverage gaps fail the gate (exit 3)
+  bool warnings_as_errors = false;  ///< warning findings fail it too (their level is raised)
 };
 
 /// A gate's whole verdict.
