@@ -45,7 +45,8 @@ Json Rule(const GateRule& rule) {
   out["name"] = rule.name;
   out["shortDescription"] = Text(rule.summary);
   out["fullDescription"] =
-      Text(rule.consequence.empty() ? rule.summary : rule.summary + " " + rule.consequence);
+      Text(rule.consequence.empty() ? rule.summary
+                                    : rule.summary + " Consequence: " + rule.consequence + ".");
   out["defaultConfiguration"] = Json{{"level", GateLevelName(rule.level)}};
   out["help"] = Text(rule.help.empty() ? out["fullDescription"]["text"].get<std::string>()
                                        : rule.help);
