@@ -209,9 +209,11 @@ GateReport AuditGateReport(const DepGraph& graph, const AuditResult& result,
     check.rule_id = report.rules[static_cast<size_t>(k)].id;
     check.findings = result.races.by_kind[k];
     check.failed = check.findings > 0;
-    check.detail = check.failed ? Count(check.findings, "race", "races") + " " + kKinds[k] +
+    const std::string kind = kKinds[k];
+    check.detail = check.failed ? Count(check.findings, (kind + " race").c_str(),
+                                        (kind + " races").c_str()) +
                                       ": " + report.rules[static_cast<size_t>(k)].consequence
-                                : std::string("no ") + kKinds[k] + " race";
+                                : "no " + kind + " race";
     report.checks.push_back(std::move(check));
   }
   {
@@ -237,7 +239,7 @@ GateReport AuditGateReport(const DepGraph& graph, const AuditResult& result,
     check.detail = check.findings == 0
                        ? "every OUTPUT slot placed and every argument has a byte set"
                        : Count(check.findings, "coverage gap", "coverage gaps") +
-                             (options.strict ? " (--strict: they fail the gate)" : "");
+                             (options.strict ? " (--strict: coverage gaps fail the gate)" : "");
     report.checks.push_back(std::move(check));
   }
   report.summary = Summary(result, report.coverage_gaps.size());

@@ -109,7 +109,7 @@ TEST(GateSarif, DeterministicAndSafeWithOddBytes) {
   const std::string text = Sarif(report);
   EXPECT_NE(text.find("bad \xEF\xBF\xBD byte, \\\"quoted\\\"\\n\\ttab"), std::string::npos);
   EXPECT_EQ(text.back(), '\n');
-  EXPECT_NO_THROW((void)nlohmann::json::parse(text));
+  EXPECT_TRUE(nlohmann::json::accept(text));
 }
 
 TEST(GateSarif, NoFindingsIsAnEmptyResultList) {
