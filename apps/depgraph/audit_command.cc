@@ -95,8 +95,8 @@ int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err)
     return 1;
   }
   // A gate that passes on nothing hides a broken capture step: a capture without a single
-  // task (tasks[] empty; edges alone carry no accesses) is an error. A cycle is reported first.
-  if (graph.tasks.empty() && !args.allow_empty) {
+  // task (no tasks[] row and no edge naming one) is an error. A cycle is reported first.
+  if (graph.tasks.empty() && graph.nodes.empty() && !args.allow_empty) {
     err << "error: " << args.input
         << ": the capture has no tasks; nothing to audit (--allow-empty to pass anyway)\n";
     return 1;
