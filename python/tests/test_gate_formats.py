@@ -190,3 +190,17 @@ def test_github_lines_are_workflow_commands():
     for line in lines:
         assert line.split(" ", 1)[0] in ("::error", "::warning", "::notice"), line
         assert "::" in line[2:]
+
+
+def test_the_schema_can_fail():
+    jsonschema = pytest.importorskip("jsonschema")
+    _, log = sarif_of(REAL / "dep_probe" / "default" / "deps.json")
+    jsonschema.validate(log, SCHEMA)
+    bad = json.loads(json.dumps(log))
+    bad["runs"][0]["results"][0]["codeFlows"][0]["threadFlows"][0]["locations"] = []
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, SCHEMA)
+    bad = json.loads(json.dumps(log))
+    bad["runs"][0]["results"][0]["level"] = "fatal"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, SCHEMA)
