@@ -32,9 +32,9 @@ packages=(g++ cmake ninja-build pkg-config libboost-graph-dev nlohmann-json3-dev
 if [ -z "$targets" ]; then
   packages+=(libbenchmark-dev chromium
              # the Python module and its tests (docs/python.md), pip's offline wheel build, the
-             # type check of the module's stubs
-             python3-dev pybind11-dev python3-pytest python3-pip python3-setuptools python3-wheel
-             python3-mypy
+             # type check of the module's stubs; jsonschema checks the SARIF reports
+             python3-dev pybind11-dev python3-pytest python3-jsonschema python3-pip
+             python3-setuptools python3-wheel python3-mypy
              # the Debian package (docs/packaging.md): dpkg-shlibdeps, and `file` for CPack
              dpkg-dev file)
 fi

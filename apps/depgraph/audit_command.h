@@ -17,7 +17,16 @@ struct AuditArgs {
   std::string input;         ///< deps.json to audit
   std::string output;        ///< where to write the report (atomically); empty = stdout
   std::string func_names;    ///< name map; empty = the newest sibling name_map*.json
-  bool json = false;         ///< --json: schema depgraph-audit/1
+  bool json = false;         ///< --json: an alias of --format json
+  /// text (default), json (schema depgraph-audit/1), sarif (SARIF 2.1.0), junit (JUnit XML),
+  /// github (workflow-command annotations on stdout, markdown step summary)
+  std::string format = "text";
+  bool strict = false;              ///< coverage gaps fail the audit (exit 3)
+  bool warnings_as_errors = false;  ///< false serialization fails the audit (exit 3)
+  bool allow_empty = false;         ///< a capture without tasks passes instead of exit 1
+  /// Markdown step summary written here (atomically); empty: with --format github, appended
+  /// to the file $GITHUB_STEP_SUMMARY names, if any.
+  std::string summary;
   size_t max_findings = 20;  ///< findings listed in the text report; 0 = all
   unsigned threads = 0;      ///< 0 = every core
 };
@@ -26,8 +35,11 @@ struct AuditArgs {
 /// outlive the parse). Returns the subcommand, whose parsed() says whether it was chosen.
 CLI::App* AddAuditCommand(CLI::App* app, AuditArgs* args);
 
-/// Runs `depgraph audit`. Exit 0: no race; 3: races found; 1: bad input (one line on `err`,
-/// no file written). Cost: the load plus RunAudit (audit.h).
+/// Runs `depgraph audit`. Exit 0: no race; 3: races found (or a false serialization with
+/// --warnings-as-errors, or a coverage gap with --strict); 1: bad input, or a capture without
+/// tasks unless --allow-empty (one line on `err`, no file written). Every coverage gap is one
+/// `warning: <file>: <gap>` line on `err`, whatever the format. Reads $GITHUB_STEP_SUMMARY
+/// (--format github without --summary). Cost: the load plus RunAudit (audit.h).
 int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err);
 
 }  // namespace depgraph

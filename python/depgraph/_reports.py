@@ -28,21 +28,26 @@ def _orderings(items):
 class AuditReport:
     """`depgraph audit --json` of one graph (schema depgraph-audit/1) as `data`."""
 
-    def __init__(self, run):
+    def __init__(self, run, strict: bool = False):
         self._run = run
+        self._strict = strict
         #: The JSON report, parsed (ids and addresses are decimal strings, as in the file).
         self.data = json.loads(run.json())
         # The same with ids and addresses as ints, for the accessors below.
         self._typed = with_int_ids(self.data)
+        #: What weakens the verdict, one line each (OUTPUT slots no creator row names,
+        #: arguments without a byte set): the lines `depgraph audit` prints as warnings.
+        self.coverage_gaps = list(run.coverage_gaps)
 
     @property
     def exit_code(self) -> int:
-        """3 when a race was found, else 0 (the command's exit code)."""
-        return self._run.exit_code
+        """3 when a race was found, or, with strict=True, a coverage gap; else 0 (the exit
+        code of `depgraph audit [--strict]`)."""
+        return self._run.gate_exit_code(self._strict)
 
     @property
     def ok(self) -> bool:
-        """True when the audit found no race."""
+        """True when the audit found no race (and, with strict=True, no coverage gap)."""
         return self.exit_code == 0
 
     @property
@@ -160,10 +165,11 @@ class CheckResult:
         return f"<CheckResult exit {self.exit_code}: {self.result}>"
 
 
-def audit(graph: "_depgraph.Graph") -> AuditReport:
+def audit(graph: "_depgraph.Graph", strict: bool = False) -> AuditReport:
     """Races, false serialization, redundancy and a summary of a loaded graph: what
-    `depgraph audit --json` reports. Raises Error on a cyclic graph."""
-    return AuditReport(_depgraph._audit(graph))
+    `depgraph audit --json` reports. With strict=True coverage gaps fail it too
+    (`depgraph audit --strict`). Raises Error on a cyclic graph."""
+    return AuditReport(_depgraph._audit(graph), strict)
 
 
 def diff(a: "_depgraph.Graph", b: "_depgraph.Graph", closure: bool = False,

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "depgraph/audit/audit.h"
+#include "depgraph/audit/audit_gate.h"
 #include "depgraph/audit/audit_report.h"
 #include "depgraph/audit/diff_gate.h"
 #include "depgraph/audit/diff_report.h"
@@ -30,6 +31,13 @@ struct AuditRun {
     std::ostringstream out;
     write(input, out);
     return out.str();
+  }
+
+  // `depgraph audit [--strict]` as a gate (audit_gate.h): coverage gaps and the exit code.
+  GateReport Gate(bool strict) const {
+    GateOptions options;
+    options.strict = strict;
+    return AuditGateReport(graph->graph(), *result, graph->Labels(), graph->source(), options);
   }
 };
 
@@ -114,6 +122,11 @@ void BindReports(py::module_& m) {
   py::class_<AuditRun>(m, "_AuditRun")
       .def_property_readonly("exit_code",
                              [](const AuditRun& r) { return AuditExitCode(*r.result); })
+      .def_property_readonly(
+          "coverage_gaps", [](const AuditRun& r) { return py::cast(r.Gate(false).coverage_gaps); })
+      .def(
+          "gate_exit_code", [](const AuditRun& r, bool strict) { return r.Gate(strict).exit_code; },
+          py::arg("strict"))
       .def("json",
            [](const AuditRun& r) {
              return r.Render([](auto& in, auto& out) { WriteAuditJson(in, out); }, 0);

@@ -5,7 +5,7 @@ import json
 
 import depgraph
 import pytest
-from conftest import CAPTURES, CLI, capture_id, cli_json, run_tool
+from conftest import CAPTURES, CLI, REAL, capture_id, cli_json, run_tool
 
 
 @pytest.mark.parametrize("capture", CAPTURES, ids=capture_id)
@@ -27,6 +27,29 @@ def test_audit_finds_the_races_of_dep_probe(dep_probe):
     assert sorted(r["kind"] for r in report.races).count("WAR") == 9
     assert report.summary["depth"] == 3 and report.summary["width"] == 14
     assert "races" in repr(report) or "race(s)" in repr(report)
+
+
+def test_strict_audit_fails_on_coverage_gaps_like_the_cli():
+    # paged_attention_manual_scope: no race, but 15 OUTPUT slots no creator row names.
+    path = REAL / "paged_attention_manual_scope" / "CaseSmall1" / "deps.json"
+    g = depgraph.load(path)
+    lenient, strict = depgraph.audit(g), depgraph.audit(g, strict=True)
+    assert lenient.ok and lenient.exit_code == 0
+    assert not strict.ok and strict.exit_code == 3
+    assert strict.coverage_gaps == lenient.coverage_gaps
+    assert lenient.coverage_gaps[0].startswith("15 of ")
+    code, _, err = run_tool(CLI, "audit", path, "--strict")
+    assert code == strict.exit_code
+    for gap in strict.coverage_gaps:
+        assert f"warning: {path}: {gap}\n" in err
+    code, _, _ = run_tool(CLI, "audit", path)
+    assert code == lenient.exit_code
+
+
+def test_coverage_gaps_are_empty_on_a_fully_placed_capture(dep_probe):
+    report = depgraph.audit(depgraph.load(dep_probe), strict=True)
+    assert report.coverage_gaps == []
+    assert not report.ok and report.exit_code == 3  # its races, strict or not
 
 
 def test_audit_of_a_cycle_is_the_cli_error(tmp_path):

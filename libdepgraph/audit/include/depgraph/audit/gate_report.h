@@ -25,6 +25,8 @@ struct GateRule {
   std::string summary;      ///< one sentence: what a finding of this rule is
   std::string consequence;  ///< what it means for the run, e.g. "an intermittent race"
   GateLevel level = GateLevel::kError;  ///< the level of its findings
+  /// How to fix a finding of this rule (SARIF `help`); "" = summary and consequence.
+  std::string help;
 };
 
 /// One end of a finding (or one step of its path): a task and what it does there.
@@ -59,10 +61,10 @@ struct GateCheck {
   std::string detail;     ///< one line: what was checked and what was found
 };
 
-/// How a gate judges: what else fails it besides its errors.
+/// How strict a gate is: what fails it besides its error findings.
 struct GateOptions {
-  bool strict = false;              ///< a coverage gap fails the gate
-  bool warnings_as_errors = false;  ///< a warning fails the gate
+  bool strict = false;              ///< coverage gaps fail the gate (exit 3)
+  bool warnings_as_errors = false;  ///< warning findings fail it too (their level is raised)
 };
 
 /// A gate's whole verdict.
