@@ -6,6 +6,8 @@
 #include <ostream>
 #include <string>
 
+#include "gate_flags.h"
+
 namespace CLI {
 class App;
 }
@@ -17,16 +19,9 @@ struct AuditArgs {
   std::string input;         ///< deps.json to audit
   std::string output;        ///< where to write the report (atomically); empty = stdout
   std::string func_names;    ///< name map; empty = the newest sibling name_map*.json
-  bool json = false;         ///< --json: an alias of --format json
-  /// text (default), json (schema depgraph-audit/1), sarif (SARIF 2.1.0), junit (JUnit XML),
-  /// github (workflow-command annotations on stdout, markdown step summary)
-  std::string format = "text";
-  bool strict = false;              ///< coverage gaps fail the audit (exit 3)
-  bool warnings_as_errors = false;  ///< false serialization fails the audit (exit 3)
-  bool allow_empty = false;         ///< a capture without tasks passes instead of exit 1
-  /// Markdown step summary written here (atomically); empty: with --format github, appended
-  /// to the file $GITHUB_STEP_SUMMARY names, if any.
-  std::string summary;
+  /// --format (text, json: schema depgraph-audit/1, sarif, junit, github), --strict (coverage
+  /// gaps fail), --warnings-as-errors (false serialization fails), --allow-empty, --summary.
+  GateFlags gate;
   size_t max_findings = 20;  ///< findings listed in the text report; 0 = all
   unsigned threads = 0;      ///< 0 = every core
 };

@@ -98,7 +98,7 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
   check_cmd->add_flag("--manual-stats", check.manual_stats,
                       "instead of checking, count the kernel submits that run in MANUAL scopes "
                       "after the reference and after the sound pass");
-  AddGateFlags(check_cmd, &check.gate, "not available for check");
+  AddGateFlags(check_cmd, &check.gate, "");
   check_cmd->add_option("--max-findings", check.max_findings,
                         "findings listed per kind, all are counted (default 20; 0 = all)");
 

@@ -108,10 +108,6 @@ int RunDeriveCommand(const DeriveArgs& args, std::ostream& out, std::ostream& er
 }
 
 int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err) {
-  if (args.gate.Format() == "json") {
-    err << "error: check writes text, sarif, junit or github, not json\n";
-    return 2;
-  }
   DepirRunOptions options;
   passes::Program original;
   if (int code = PrepareDepirRun(args.input, args.entry, args.sets, &options, &original, err)) {
@@ -148,9 +144,11 @@ int RunCheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err)
   const GateReport gate = CheckGateReport(check, names, args.input, args.gate.Options());
   WarnCoverageGaps(gate, args.input, err);
   if (args.gate.CiFormat()) {
-    if (!WriteGateCiFormat(args.gate, gate, out, err)) return 1;
-    return gate.exit_code;
+    WriteGateCiFormat(args.gate.Format(), gate, out);
+    out.flush();
   }
+  if (!WriteGateStepSummary(args.gate, gate, out, err)) return 1;
+  if (args.gate.CiFormat()) return gate.exit_code;
 
   out << "depgraph check of " << args.input << (args.sound ? " (--sound)" : "") << "\n";
   out << "runtime graph: " << runtime_graph.tasks.size() << " tasks, "

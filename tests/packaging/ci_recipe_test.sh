@@ -28,6 +28,12 @@ echo "$out" | tail -n 1
 case $out in *"1 failed, 2 skipped"*) ;; *) echo "$out"; echo "FAIL: expected 1 failed, 2 skipped"; exit 1 ;; esac
 case $out in *"race"*) ;; *) echo "$out"; echo "FAIL: the failure does not name the races"; exit 1 ;; esac
 
+# --strict on the clean capture: its unplaced output slots are a coverage gap, which fails.
+status=0
+out=$(DEPGRAPH_STRICT=1 DEPGRAPH_CAPTURE=$real/paged_attention/CaseSmall1/deps.json pytest_run 2>&1) || status=$?
+[ "$status" -eq 1 ] || { echo "$out"; echo "FAIL: DEPGRAPH_STRICT=1 passed a capture with a coverage gap"; exit 1; }
+case $out in *"coverage gap"*) ;; *) echo "$out"; echo "FAIL: the strict failure does not name the gap"; exit 1 ;; esac
+
 # The workflow file parses as YAML and runs only flags depgraph has.
 if "$python" -c "import yaml" 2>/dev/null; then
   "$python" -c "import sys, yaml; yaml.safe_load(open(sys.argv[1]))" "$src/examples/ci/depgraph-gate.yml"
