@@ -182,8 +182,11 @@ def diff(a: "_depgraph.Graph", b: "_depgraph.Graph", closure: bool = False,
 
 
 def check(program_path: _Path, sets: Optional[Mapping[str, Union[int, bool]]] = None,
-          sound: bool = False, entry: Optional[str] = None) -> CheckResult:
-    """`depgraph check PROGRAM [--set name=value]... [--sound]`: derive, run the original and
-    the compiled program on the runtime shim and compare. Raises Error on a bad program."""
+          sound: bool = False, entry: Optional[str] = None, strict: bool = False,
+          warnings_as_errors: bool = False, allow_empty: bool = False) -> CheckResult:
+    """`depgraph check PROGRAM [--set name=value]... [--sound] [--strict]
+    [--warnings-as-errors] [--allow-empty]`: derive, run the original and the compiled program
+    on the runtime shim and compare. Raises Error on a bad program (and on one that submits no
+    task, unless allow_empty)."""
     return CheckResult(*_depgraph._check(os.fspath(program_path), dict(sets or {}), sound,
-                                         entry or ""))
+                                         entry or "", strict, warnings_as_errors, allow_empty))

@@ -23,11 +23,15 @@ namespace {
 // command prints. Calls from several Python threads run one after the other. Cost: that of
 // the command (two shim runs, a diff, two audits).
 py::tuple Check(const std::string& program, const std::map<std::string, py::object>& sets,
-                bool sound, const std::string& entry) {
+                bool sound, const std::string& entry, bool strict, bool warnings_as_errors,
+                bool allow_empty) {
   CheckArgs args;
   args.input = program;
   args.sound = sound;
   args.entry = entry;
+  args.gate.strict = strict;
+  args.gate.warnings_as_errors = warnings_as_errors;
+  args.gate.allow_empty = allow_empty;
   args.max_findings = 0;
   for (const auto& [name, value] : sets) {
     std::string text;
@@ -61,7 +65,9 @@ py::tuple Check(const std::string& program, const std::map<std::string, py::obje
 }  // namespace
 
 void BindCheck(py::module_& m) {
-  m.def("_check", &Check, py::arg("program"), py::arg("sets"), py::arg("sound"), py::arg("entry"));
+  m.def("_check", &Check, py::arg("program"), py::arg("sets"), py::arg("sound"), py::arg("entry"),
+        py::arg("strict") = false, py::arg("warnings_as_errors") = false,
+        py::arg("allow_empty") = false);
 }
 
 }  // namespace depgraph::python

@@ -69,3 +69,18 @@ def test_bad_program_and_binding_raise_the_cli_line(tmp_path):
     assert code == 1 and err == f"error: {e.value}\n"
     with pytest.raises(TypeError):
         depgraph.check(T34, sets={"n": "three"})
+
+
+def test_check_gate_flags(tmp_path):
+    # An added edge that orders a hazard the runtime leaves unordered is a fix (info), so even
+    # warnings_as_errors passes; a program that submits nothing is an error unless allowed.
+    t04 = SOURCE / "data" / "passes" / "t04_auto_scope_waw_hazard_adds_compiler_edge_when_enabled.depir"
+    result = depgraph.check(t04, warnings_as_errors=True)
+    assert result.ok and result.edges_added == []
+    assert "1 info (implied edges)" in result.summary
+    empty = tmp_path / "none.depir"
+    empty.write_text("kernel fill(out t: f32[64] memref(shared_ddr, 0, 256)) -> t\n\n"
+                     "orch main(a: f32[64] memref(shared_ddr, 0, 256)) hand {\n  return a\n}\n")
+    with pytest.raises(depgraph.Error, match="submits no task"):
+        depgraph.check(empty)
+    assert depgraph.check(empty, allow_empty=True).ok

@@ -4,9 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <sstream>
 
+#include "audit/gate_test_support.h"
+#include "depgraph/audit/gate_github.h"
+#include "depgraph/audit/gate_junit.h"
+#include "depgraph/audit/gate_sarif.h"
 #include "depgraph/graph/load_deps.h"
+#include "depgraph/graph/name_map.h"
 #include "test_util.h"
 
 namespace depgraph {
@@ -146,6 +152,58 @@ TEST(DiffGate, TheTextReportPrintsTheVerdictLinesAndTheSummary) {
   EXPECT_NE(text.str().find("\ninfo: edge implied: 0 fill -> 2 add"), std::string::npos);
   EXPECT_NE(text.str().find("\nsummary: diff: 1 ordering lost (error)"), std::string::npos);
   EXPECT_NE(text.str().find("\nresult: B loses 1 ordering(s) of A: exit 3\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// The CI formats of a lost-ordering diff: the runtime's paged attention (A) against its
+// manual-scope rewrite (B), which loses two allocation orderings. Goldens in tests/data/gate/
+// (DEPGRAPH_UPDATE_GOLDENS=1 rewrites them, as for the audit's: scripts/make_gate_goldens.sh).
+struct LostOrderingDiff {
+  DepGraph a, b;
+  GraphDiff diff;
+  DiffOptions options;
+  std::vector<TaskLabel> labels_a, labels_b;
+  std::unique_ptr<DiffReportInput> input;
+  GateReport gate;
+  LostOrderingDiff() {
+    const std::string real = testing::SourceDir() + "/data/real/";
+    const std::string name_a = "data/real/paged_attention/CaseSmall1/deps.json";
+    const std::string name_b = "data/real/paged_attention_manual_scope/CaseSmall1/deps.json";
+    a = testing::LoadText(testing::ReadFile(testing::SourceDir() + "/" + name_a));
+    b = testing::LoadText(testing::ReadFile(testing::SourceDir() + "/" + name_b));
+    options.by_order = true;
+    std::string err;
+    EXPECT_TRUE(DiffGraphs(a, b, options, name_a, name_b, &diff, &err)) << err;
+    NameMap names;
+    const std::string map = DiscoverNameMap(real + "paged_attention/CaseSmall1");
+    EXPECT_EQ(LoadNameMap(map, &names, &err), NameMapStatus::kOk) << err;
+    labels_a = ResolveTaskLabels(a, names);
+    labels_b = ResolveTaskLabels(b, names);
+    input = std::make_unique<DiffReportInput>(DiffReportInput{a, b, diff, options, name_a, name_b});
+    gate = DiffGateReport(DiffGateInput{*input, labels_a, labels_b, GateOptions{}});
+    input->gate = &gate;
+  }
+};
+
+TEST(GateDiffGolden, LostOrderingDiffInEveryFormat) {
+  LostOrderingDiff d;
+  EXPECT_EQ(d.gate.exit_code, 3);
+  std::ostringstream text, sarif, junit, annotations, summary;
+  WriteDiffText(*d.input, text);
+  WriteGateSarif(d.gate, sarif, "");
+  WriteGateJunit(d.gate, junit);
+  WriteGateAnnotations(d.gate, annotations);
+  WriteGateMarkdownSummary(d.gate, summary);
+  testing::ExpectGolden("pa_small_vs_manual.diff.txt", text.str());
+  testing::ExpectGolden("pa_small_vs_manual.sarif", sarif.str());
+  testing::ExpectGolden("pa_small_vs_manual.junit.xml", junit.str());
+  testing::ExpectGolden("pa_small_vs_manual.annotations.txt", annotations.str());
+  testing::ExpectGolden("pa_small_vs_manual.summary.md", summary.str());
 }
 
 }  // namespace
