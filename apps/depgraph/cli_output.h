@@ -10,15 +10,10 @@
 
 namespace depgraph {
 
-/// Writes `render`'s output to `out` or, atomically, to `path` (a failure prints
-/// `error: <one line>` to `err` and leaves no file). O(output).
+/// Writes `render`'s output atomically to `path` (a failure prints `error: <one line>` to
+/// `err` and leaves no file). O(output).
 template <typename Render>
-bool EmitReport(const std::string& path, std::ostream& out, std::ostream& err, Render&& render) {
-  if (path.empty()) {
-    render(out);
-    out.flush();
-    return true;
-  }
+bool WriteReportFile(const std::string& path, std::ostream& err, Render&& render) {
   AtomicFile file;
   std::string error;
   if (!file.Open(path, &error)) {
@@ -30,6 +25,15 @@ bool EmitReport(const std::string& path, std::ostream& out, std::ostream& err, R
     err << "error: " << error << "\n";
     return false;
   }
+  return true;
+}
+
+/// Writes `render`'s output to `out` or, atomically, to `path` (WriteReportFile). O(output).
+template <typename Render>
+bool EmitReport(const std::string& path, std::ostream& out, std::ostream& err, Render&& render) {
+  if (!path.empty()) return WriteReportFile(path, err, render);
+  render(out);
+  out.flush();
   return true;
 }
 

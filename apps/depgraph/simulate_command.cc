@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "cli_inputs.h"
+#include "cli_output.h"
 #include "depgraph/graph/task_label.h"
 #include "depgraph/internal/message_quote.h"
-#include "depgraph/support/atomic_file.h"
 #include "depgraph/support/input_file.h"
 #include "depgraph/support/json_writer.h"
 #include "depgraph/timing/schedule_simulation.h"
@@ -296,23 +296,6 @@ void WriteJson(const Report& rep, std::ostream& stream) {
   stream << out;
 }
 
-// Writes `render`'s output atomically to `path`; false after printing the error.
-template <typename Render>
-bool WriteFile(const std::string& path, std::ostream& err, Render&& render) {
-  AtomicFile file;
-  std::string error;
-  if (!file.Open(path, &error)) {
-    err << "error: " << error << "\n";
-    return false;
-  }
-  render(file.stream());
-  if (!file.Commit(&error)) {
-    err << "error: " << error << "\n";
-    return false;
-  }
-  return true;
-}
-
 // The records file to read: --records, else the sibling chip_swimlane_records.json or
 // l2_perf_records.json (unless --no-records).
 std::string RecordsPath(const SimulateArgs& args) {
@@ -592,7 +575,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   if (!args.trace.empty()) {
     const ScheduleTraceInput trace{graph, labels, rep.machine, rep.scenarios[0].result,
                                    rep.freq_hz};
-    if (!WriteFile(args.trace, err, [&](std::ostream& s) { WriteScheduleTrace(trace, s); })) {
+    if (!WriteReportFile(args.trace, err, [&](std::ostream& s) { WriteScheduleTrace(trace, s); })) {
       return 1;
     }
   }
@@ -601,7 +584,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
     render(out);
     return 0;
   }
-  if (!WriteFile(args.output, err, render)) return 1;
+  if (!WriteReportFile(args.output, err, render)) return 1;
   out << "Wrote " << args.output << " (makespan " << rep.scenarios[0].result.makespan
       << " ticks)\n";
   return 0;
