@@ -64,6 +64,10 @@ TEST_F(PrintableNames, AuditQueryAndDiffTextEscapeControlCharacters) {
   const auto diff = Run("diff a/deps.json b/deps.json");
   EXPECT_NE(diff.exit_code, 0) << diff.out << diff.err;
   ExpectEscaped(diff, "diff");
+  // The GitHub annotations and step summary too.
+  const auto github = Run("audit a/deps.json --format github");
+  EXPECT_EQ(github.out.find('\x1b'), std::string::npos) << github.out;
+  EXPECT_NE(github.out.find("\\x1b[2J"), std::string::npos) << github.out;
   // JSON keeps the name itself (escaped by JSON).
   const auto json = Run("query a/deps.json --grep NOOP --json");
   if (json.exit_code == 0) {
