@@ -12,6 +12,7 @@
 
 #include "depgraph/internal/py_int.h"
 #include "depgraph/support/atomic_file.h"
+#include "depgraph/support/input_file.h"
 #include "depgraph/support/json_dom.h"
 #include "depgraph/timing/critical_path.h"
 #include "depgraph/timing/critical_path_inputs.h"
@@ -184,6 +185,42 @@ std::string ResultsJson(const fs::path& root,
   return out;
 }
 
+/// False with a one-line *error when a file the run would write (a rank's report, its CPM
+/// traces, the --json file) is a file the run reads (any rank's records, deps.json, name map or
+/// merged trace) or another output of the run. Nothing is written before this check.
+/// Cost: O(ranks^2) stat(2) calls.
+bool CheckOutputsAreNotInputs(const std::vector<fs::path>& dirs, const CriticalPathArgs& args,
+                              std::string* error) {
+  std::vector<std::string> inputs, outputs;
+  for (const fs::path& dir : dirs) {
+    inputs.push_back((dir / kRecordsName).string());
+    inputs.push_back((dir / kLegacyRecordsName).string());
+    inputs.push_back((dir / "deps.json").string());
+    inputs.push_back(NewestMatching(dir, "name_map", ".json").string());
+    inputs.push_back(NewestMatching(dir, "merged_swimlane", ".json").string());
+  }
+  for (const char* name : {kRecordsName, kLegacyRecordsName, "deps.json", "CPM_static.json",
+                           "CPM_observed.json"}) {
+    if (args.report == name) {
+      *error = "--report " + args.report + " names a file the run reads or writes";
+      return false;
+    }
+  }
+  for (const fs::path& dir : dirs) {
+    const std::string report = (dir / args.report).string();
+    if (!CheckOutputIsNotAnInput(report, inputs, error)) return false;
+    outputs.push_back(report);
+    outputs.push_back((dir / "CPM_static.json").string());
+    outputs.push_back((dir / "CPM_observed.json").string());
+  }
+  if (args.json.empty()) return true;
+  if (!CheckOutputIsNotAnInput(args.json, inputs, error)) return false;
+  for (const std::string& output : outputs) {
+    if (!CheckOutputsDiffer(args.json, output, error)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 CriticalPathCommand::CriticalPathCommand(CLI::App* app) {
@@ -273,6 +310,13 @@ int RunCriticalPathCommand(const CriticalPathArgs& args, std::ostream& out, std:
     err << "error: no " << kRecordsName << " (+deps.json+name_map*.json) found under "
         << root.string() << ". Did the run use --enable-chip-swimlane?\n";
     return 2;
+  }
+  {
+    std::string error;
+    if (!CheckOutputsAreNotInputs(dirs, args, &error)) {
+      err << "error: " << error << "\n";
+      return 1;
+    }
   }
 
   std::vector<std::unique_ptr<RankOutcome>> ranks;

@@ -1,4 +1,5 @@
 #include "query_command.h"
+#include "depgraph/support/printable_text.h"
 
 #include <cstdio>
 
@@ -24,7 +25,7 @@ struct QueryContext {
   // "QK" for a submit ("f3" without a name map), else its kind ("alloc", "dummy").
   std::string Name(uint32_t node) const {
     const TaskLabel& label = labels[node];
-    if (!label.func_name.empty()) return label.func_name;
+    if (!label.func_name.empty()) return PrintableText(label.func_name);
     return TaskKindName(label.kind);
   }
 };
@@ -184,7 +185,7 @@ int AnswerGrep(const QueryArgs& args, const QueryContext& ctx, std::ostream& out
     out << text << "]}\n";
     return 0;
   }
-  out << "tasks whose kernel name contains \"" << args.grep << "\" (" << found.size() << ")"
+  out << "tasks whose kernel name contains \"" << PrintableText(args.grep) << "\" (" << found.size() << ")"
       << (found.empty() ? ": none\n" : ":\n");
   for (uint32_t node : found) out << "  " << ctx.Display(node) << "  " << ctx.Name(node) << "\n";
   return 0;

@@ -1,4 +1,5 @@
 #include "depgraph/audit/audit.h"
+#include "depgraph/support/cycle_text.h"
 
 namespace depgraph {
 
@@ -8,11 +9,9 @@ bool RunAudit(const DepGraph& graph, const AuditOptions& options, AuditResult* r
   std::vector<uint32_t> cycle;
   if (!reach.Build(graph, &cycle)) {
     const IdDisplay rings = graph.Display();
-    std::string text;
-    for (size_t i = 0; i < cycle.size(); ++i) {
-      text += (i ? " -> " : "") + FormatTaskId(graph.nodes[cycle[i]], rings);
-    }
-    *err = "dependency graph has a cycle: " + text;
+    *err = CycleMessage("dependency graph has a cycle", cycle.size(), [&](size_t i) {
+      return FormatTaskId(graph.nodes[cycle[i]], rings);
+    });
     return false;
   }
   result->model = BuildAccessModel(graph, options.access);

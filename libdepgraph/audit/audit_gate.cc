@@ -1,4 +1,5 @@
 #include "depgraph/audit/audit_gate.h"
+#include "depgraph/support/printable_text.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -63,7 +64,7 @@ class GateNames {
 
 std::string Mention(const GateTask& task) {
   std::string text = task.display;
-  if (!task.kernel.empty()) text += " " + task.kernel;
+  if (!task.kernel.empty()) text += " " + PrintableText(task.kernel);
   if (!task.access.empty()) text += " " + task.access;
   return text;
 }

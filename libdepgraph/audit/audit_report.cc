@@ -1,4 +1,5 @@
 #include "depgraph/audit/audit_report.h"
+#include "depgraph/support/printable_text.h"
 
 #include <algorithm>
 #include <map>
@@ -14,8 +15,12 @@ namespace {
 // Display helpers shared by both writers.
 class Names {
  public:
-  explicit Names(const AuditReportInput& input)
-      : graph_(input.graph), labels_(input.labels), rings_(input.graph.Display()) {}
+  // printable: kernel names with control characters escaped (the text report; JSON escapes).
+  Names(const AuditReportInput& input, bool printable)
+      : graph_(input.graph),
+        labels_(input.labels),
+        rings_(input.graph.Display()),
+        printable_(printable) {}
 
   std::string Id(TaskId id) const { return FormatTaskId(id, rings_); }
   std::string TaskIdOf(uint32_t task) const { return Id(graph_.tasks[task].id); }
@@ -26,7 +31,7 @@ class Names {
     const TaskLabel& label = labels_[node];
     if (label.kind == TaskKind::kAlloc) return "alloc";
     if (label.kind == TaskKind::kDummy) return "dummy";
-    return label.func_name;
+    return printable_ ? PrintableText(label.func_name) : label.func_name;
   }
   std::string TaskKernel(uint32_t task) const {
     const int64_t node = graph_.FindNode(graph_.tasks[task].id);
@@ -56,6 +61,7 @@ class Names {
   const DepGraph& graph_;
   const std::vector<TaskLabel>& labels_;
   IdDisplay rings_;
+  bool printable_;
 };
 
 const char* AccessVerb(const RaceSide& side) {
@@ -200,7 +206,7 @@ void WriteAuditText(const AuditReportInput& input, std::ostream& out) {
   const DepGraph& graph = input.graph;
   const AuditResult& r = input.result;
   const AuditSummary& s = r.summary;
-  const Names names(input);
+  const Names names(input, /*printable=*/true);
   std::string buf;
   buf += "depgraph audit of " + input.source + "\n\n== summary\n";
   buf += "tasks: " + std::to_string(s.tasks) + " (" + std::to_string(s.submit) + " submit, " +
@@ -350,7 +356,7 @@ void WriteAuditJson(const AuditReportInput& input, std::ostream& out) {
   const DepGraph& graph = input.graph;
   const AuditResult& r = input.result;
   const AuditSummary& s = r.summary;
-  const Names names(input);
+  const Names names(input, /*printable=*/false);
   std::string buf;
   auto num = [](uint64_t v) { return std::to_string(v); };
   auto task_ref = [&](uint32_t task) {

@@ -1,4 +1,5 @@
 #include "depgraph/audit/diff_gate.h"
+#include "depgraph/support/printable_text.h"
 
 #include <string>
 
@@ -125,7 +126,7 @@ class GraphSide {
 // "12 qk_matmul (arg 2 OUTPUT)".
 std::string Mention(const GateTask& task) {
   std::string text = task.display;
-  if (!task.kernel.empty()) text += " " + task.kernel;
+  if (!task.kernel.empty()) text += " " + PrintableText(task.kernel);
   if (!task.access.empty()) text += " (" + task.access + ")";
   return text;
 }

@@ -1,4 +1,5 @@
 #include "depgraph/audit/gate_github.h"
+#include "depgraph/support/printable_text.h"
 
 #include <algorithm>
 #include <vector>
@@ -133,7 +134,7 @@ void WriteGateMarkdownSummary(const GateReport& report, std::ostream& out) {
     const GateFindingGroup& group = groups[i];
     const GateRule& rule = report.rules[group.rule];
     out << "| " << GateLevelName(group.level) << " | " << Cell(rule.id + " " + rule.name)
-        << " | " << Cell(group.first_kernel + " -> " + group.second_kernel) << " | "
+        << " | " << Cell(PrintableText(group.first_kernel + " -> " + group.second_kernel)) << " | "
         << group.members.size() << " | " << Cell(report.findings[group.members.front()].message)
         << " |\n";
   }

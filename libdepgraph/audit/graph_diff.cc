@@ -1,4 +1,5 @@
 #include "depgraph/audit/graph_diff.h"
+#include "depgraph/support/cycle_text.h"
 
 #include <algorithm>
 #include <bit>
@@ -85,10 +86,8 @@ bool BuildIndex(const DepGraph& graph, const std::string& name, ReachabilityInde
   std::vector<uint32_t> cycle;
   if (index->Build(graph, &cycle)) return true;
   const IdDisplay rings = graph.Display();
-  *err = name + ": dependency graph has a cycle:";
-  for (size_t i = 0; i < cycle.size(); ++i) {
-    *err += (i ? " -> " : " ") + FormatTaskId(graph.nodes[cycle[i]], rings);
-  }
+  *err = CycleMessage(name + ": dependency graph has a cycle", cycle.size(),
+                      [&](size_t i) { return FormatTaskId(graph.nodes[cycle[i]], rings); });
   return false;
 }
 

@@ -11,6 +11,20 @@ namespace depgraph {
 
 namespace {
 
+// A kernel name cut to kMaxDotLabelBytes (at a UTF-8 character boundary) with "..." appended:
+// Graphviz lays out a multi-megabyte label for minutes. Ordinary names are unchanged.
+std::string_view ShortLabelCut(std::string_view name) {
+  if (name.size() <= kMaxDotLabelBytes) return name;
+  size_t cut = kMaxDotLabelBytes;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xc0) == 0x80) --cut;
+  return name.substr(0, cut);
+}
+std::string ShortLabel(std::string_view name) {
+  std::string text(ShortLabelCut(name));
+  if (text.size() < name.size()) text += "...";
+  return text;
+}
+
 // UTF-8 spellings of the symbols the labels use.
 constexpr std::string_view kFire = "\xF0\x9F\x94\xA5";  // U+1F525
 constexpr std::string_view kStar = "\xE2\xAD\x90";      // U+2B50
@@ -193,7 +207,7 @@ class DotWriter {
       text += ' ';
       text += kDot;
       text += ' ';
-      text += suffix;
+      text += ShortLabel(suffix);
     }
     text += ' ';
     text += kDown;

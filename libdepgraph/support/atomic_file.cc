@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
 #include <mutex>
 #include <vector>
 
@@ -119,6 +121,45 @@ bool CheckReplaceable(const std::string& path, std::string* err) {
   return false;
 }
 
+// Temporary files are named <output><kTempInfix><pid>.<6 random characters>.
+constexpr const char* kTempInfix = ".tmp.";
+// A leftover in the older form <output>.tmp.<6 characters> (no pid) is stale after this long.
+constexpr time_t kStaleSeconds = 3600;
+
+// Removes the temporary files of `path` that dead writers left beside it (a SIGKILL leaves them):
+// regular files named <path>.tmp.<pid>.XXXXXX whose pid is no live process, and, of the older
+// form <path>.tmp.XXXXXX, those older than kStaleSeconds. Best effort, errors are ignored.
+// O(entries of the directory).
+void RemoveStaleTemporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const std::string prefix = target.filename().string() + kTempInfix;
+  fs::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) return;
+  const time_t now = time(nullptr);
+  for (const fs::directory_entry& entry : it) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = name.substr(prefix.size());
+    struct stat st;
+    if (lstat(entry.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    bool stale = false;
+    const size_t dot = rest.find('.');
+    if (dot != std::string::npos && dot > 0 && rest.size() - dot - 1 == 6 &&
+        rest.find_first_not_of("0123456789") == dot) {
+      const long pid = std::strtol(rest.substr(0, dot).c_str(), nullptr, 10);
+      stale = pid > 0 && pid != getpid() && kill(static_cast<pid_t>(pid), 0) != 0 &&
+              errno == ESRCH;
+    } else if (rest.size() == 6 && rest.find('.') == std::string::npos) {
+      stale = now - st.st_mtime > kStaleSeconds;
+    }
+    if (stale) unlink(entry.path().c_str());
+  }
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile() = default;
@@ -136,26 +177,30 @@ bool AtomicFile::Open(const std::string& path, std::string* err) {
   path_ = path;
   if (!CheckReplaceable(path, err)) return false;
   InstallSignalHandlers();
-  std::string pattern = path + ".tmp.XXXXXX";
+  RemoveStaleTemporaries(path);
+  // Our pid in the name lets a later writer tell a dead writer's leftover (SIGKILL) from a live
+  // one's file.
+  std::string pattern = path + kTempInfix + std::to_string(getpid()) + ".XXXXXX";
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
+  int fd = -1;
   {
     SignalBlock block;
-    int fd = mkstemp(name.data());
+    fd = mkstemp(name.data());
     if (fd < 0) {
       *err = path + ": cannot create output file: " + std::strerror(errno);
       return false;
     }
-    close(fd);
     temp_path_ = name.data();
     slot_ = RegisterTempFile(temp_path_);
   }
+  // mkstemp creates 0600; give the file the permissions a plain create would. Through the
+  // descriptor: the file is never reopened by name, so a name swapped meanwhile is not written.
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
   buf_ = std::make_unique<BackgroundFileBuf>();
-  std::string reason;
-  if (!buf_->Open(temp_path_, &reason)) {
-    *err = path + ": cannot open output file: " + reason;
-    return false;
-  }
+  buf_->Adopt(fd);
   out_.rdbuf(buf_.get());  // also clears the stream's state
   return true;
 }
@@ -169,10 +214,6 @@ bool AtomicFile::Commit(std::string* err) {
   }
   // Something may have appeared at the target while the content was being written.
   if (!CheckReplaceable(path_, err)) return false;
-  // mkstemp creates 0600; give the file the permissions a plain create would.
-  mode_t mask = umask(0);
-  umask(mask);
-  chmod(temp_path_.c_str(), 0666 & ~mask);
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     *err = path_ + ": cannot write output file: " + std::strerror(errno);
     return false;

@@ -30,6 +30,13 @@ bool BackgroundFileBuf::Open(const std::string& path, std::string* err) {
   return true;
 }
 
+void BackgroundFileBuf::Adopt(int fd) {
+  fd_ = fd;
+  stop_ = false;
+  error_.clear();
+  writer_ = std::thread([this] { WriterLoop(); });
+}
+
 void BackgroundFileBuf::WriterLoop() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {

@@ -31,6 +31,9 @@ class BackgroundFileBuf : public std::streambuf {
   /// Opens (truncating) the file at `path` for writing and starts the writer. False with
   /// errno's message in *err on failure. O(1).
   bool Open(const std::string& path, std::string* err);
+  /// Takes ownership of the open, writable descriptor `fd` (closed by Close()) and starts the
+  /// writer, so a file created by mkstemp is written without reopening it by name. O(1).
+  void Adopt(int fd);
   /// Writes what is buffered, stops the writer and closes the file. False with the first
   /// write or close error in *err. Safe to call twice; O(bytes still buffered).
   bool Close(std::string* err);

@@ -1,4 +1,5 @@
 #include "depgraph/timing/schedule_simulation.h"
+#include "depgraph/support/cycle_text.h"
 
 #include <algorithm>
 #include <functional>
@@ -202,11 +203,9 @@ bool SimulateSchedule(const DepGraph& graph, const MachineModel& machine, const 
         walk.push_back(t);
         t = preds[t].front();
       }
-      std::string text = name(t);
-      for (size_t i = walk.size(); i-- > static_cast<size_t>(seen_at[t]);) {
-        text += " -> " + name(walk[i]);
-      }
-      *err = "the simulated graph has a cycle: " + text;
+      const size_t first = static_cast<size_t>(seen_at[t]);
+      *err = CycleMessage("the simulated graph has a cycle", walk.size() - first + 1,
+                          [&](size_t i) { return name(i == 0 ? t : walk[walk.size() - i]); });
       return false;
     }
   }

@@ -1,4 +1,5 @@
 #include "depgraph/timing/schedule_what_if.h"
+#include "depgraph/support/cycle_text.h"
 
 #include <algorithm>
 
@@ -13,11 +14,9 @@ namespace {
 
 std::string CycleText(const DepGraph& graph, const std::vector<uint32_t>& cycle) {
   const IdDisplay display = graph.Display();
-  std::string text;
-  for (size_t i = 0; i < cycle.size(); ++i) {
-    text += (i ? " -> " : "") + FormatTaskId(graph.nodes[cycle[i]], display);
-  }
-  return "dependency graph has a cycle: " + text;
+  return CycleMessage("dependency graph has a cycle", cycle.size(), [&](size_t i) {
+    return FormatTaskId(graph.nodes[cycle[i]], display);
+  });
 }
 
 }  // namespace

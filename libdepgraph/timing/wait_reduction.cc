@@ -1,4 +1,5 @@
 #include "depgraph/timing/wait_reduction.h"
+#include "depgraph/support/cycle_text.h"
 
 #include <algorithm>
 #include <tuple>
@@ -266,11 +267,10 @@ bool SimulateWaitReduction(const DepGraph& graph, const std::vector<uint32_t>& w
     const DepGraph sub = WaitGraph(graph, wait);
     const StructuralReduction red = ReduceStructurally(sub, threads);
     if (!red.is_dag) {
-      std::string text;
-      for (size_t i = 0; i < red.cycle.size(); ++i) {
-        text += (i ? " -> " : "") + FormatTaskId(graph.nodes[red.cycle[i]], graph.Display());
-      }
-      *err = "the WAIT graph has a cycle: " + text;
+      const IdDisplay display = graph.Display();
+      *err = CycleMessage("the WAIT graph has a cycle", red.cycle.size(), [&](size_t i) {
+        return FormatTaskId(graph.nodes[red.cycle[i]], display);
+      });
       return false;
     }
     for (size_t i = 0; i < wait.size(); ++i) {

@@ -25,6 +25,8 @@ namespace {
 py::tuple Check(const std::string& program, const std::map<std::string, py::object>& sets,
                 bool sound, const std::string& entry, bool strict, bool warnings_as_errors,
                 bool allow_empty) {
+  // A path with a NUL would name a shorter, different file: refuse it as open() does.
+  if (program.find('\0') != std::string::npos) throw py::value_error("embedded null byte");
   CheckArgs args;
   args.input = program;
   args.sound = sound;

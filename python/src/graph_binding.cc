@@ -240,6 +240,10 @@ void BindGraph(py::module_& m) {
       [](const std::string& path, py::object name_map, unsigned threads) {
         std::string names =
             name_map.is_none() ? std::string() : py::str(name_map).cast<std::string>();
+        // A path with a NUL would name a shorter, different file: refuse it as open() does.
+        if (path.find('\0') != std::string::npos || names.find('\0') != std::string::npos) {
+          throw py::value_error("embedded null byte");
+        }
         GraphPtr graph;
         {
           py::gil_scoped_release release;

@@ -60,6 +60,7 @@ struct DiffRun {
 };
 
 AuditRun Audit(const GraphPtr& graph) {
+  if (!graph) throw py::type_error("audit() expects a depgraph.Graph, got None");
   auto result = std::make_shared<AuditResult>();
   std::string error;
   bool ok = false;
@@ -78,6 +79,7 @@ AuditRun Audit(const GraphPtr& graph) {
 // same fall-back to submit order when no edge of A can be compared by id, the same errors.
 DiffRun Diff(const GraphPtr& a, const GraphPtr& b, bool closure, bool by_order, bool strict,
              bool warnings_as_errors) {
+  if (!a || !b) throw py::type_error("diff() expects two depgraph.Graph objects, got None");
   DiffRun run{a, b, DiffOptions{}, nullptr, {}, nullptr};
   run.options.by_order = by_order;
   run.options.closure = closure;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -234,6 +235,38 @@ TEST_F(CriticalPathCommand, JsonResults) {
   EXPECT_EQ(observed["tasks"][2]["kind"], "data-wait");
   EXPECT_EQ(observed["tasks"][2]["name"], "cid3");
   EXPECT_EQ(rank["traces"], "none");
+}
+
+// Issue 25 item 1: an output naming a file the run reads (or another output) is refused up
+// front, exit 1, one line, nothing written and every input intact.
+TEST_F(CriticalPathCommand, OutputsThatAreInputsAreRefused) {
+  MakeRank(root_ / "r0");
+  MakeRank(root_ / "r1");
+  WriteFile((root_ / "r1" / "merged_swimlane_1.json").string(), "{}");
+  const std::string deps = ReadFile((root_ / "r0" / "deps.json").string());
+  for (const char* args :
+       {". --json r0/deps.json", ". --json r1/chip_swimlane_records.json",
+        ". --json r1/name_map_Example_A.json", ". --json r1/merged_swimlane_1.json",
+        ". --json r0/critical_path_report.md", ". --json r1/CPM_static.json",
+        ". --json ./r0/../r1/CPM_observed.json", ". --report deps.json",
+        ". --report name_map_Example_A.json", ". --report chip_swimlane_records.json",
+        ". --report CPM_observed.json", ". --report merged_swimlane_1.json"}) {
+    const CommandResult r = Run(args);
+    EXPECT_EQ(r.exit_code, 1) << args << r.err;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << r.err;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << args << r.err;
+    EXPECT_FALSE(fs::exists(root_ / "r0" / "critical_path_report.md")) << args;
+    EXPECT_EQ(ReadFile((root_ / "r0" / "deps.json").string()), deps) << args;
+    EXPECT_EQ(ReadFile((root_ / "r1" / "name_map_Example_A.json").string()), kNames) << args;
+    EXPECT_EQ(ReadFile((root_ / "r1" / "merged_swimlane_1.json").string()), "{}") << args;
+  }
+  // A symlink to an input is the input.
+  fs::create_symlink(root_ / "r0" / "deps.json", root_ / "link.json");
+  EXPECT_EQ(Run(". --json link.json").exit_code, 1);
+  EXPECT_EQ(ReadFile((root_ / "r0" / "deps.json").string()), deps);
+  EXPECT_EQ(Run(". --json out.json").exit_code, 2);  // the invalid merged trace of r1
+  EXPECT_TRUE(fs::exists(root_ / "out.json"));
 }
 
 TEST_F(CriticalPathCommand, OnGenGraphSyntheticTiming) {

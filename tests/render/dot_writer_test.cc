@@ -409,3 +409,45 @@ TEST(DotWriterTest, LayoutFormHasNoBadgesAndNoColourWarning) {
 
 }  // namespace
 }  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Issue 25 item 6: a 3 MB kernel name is cut in DOT labels (Graphviz took 16 s on it), at a
+// character boundary with "..."; short names are unchanged.
+TEST(DotWriterRound3, HugeKernelNamesAreCutInLabels) {
+  const DepGraph graph = testing::LoadText(testing::WorkedExampleJson());
+  std::vector<TaskLabel> labels = ResolveTaskLabels(graph, {});
+  std::string huge(199, 'k');
+  huge += "\xc3\xa9";  // a two-byte character straddles the cut at byte 200
+  huge += std::string(3 << 20, 'x');
+  size_t named = 0;
+  for (TaskLabel& label : labels) {
+    if (label.kind == TaskKind::kSubmit) label.func_name = huge, ++named;
+  }
+  ASSERT_GT(named, 0u);
+  for (bool rich : {false, true}) {
+    DotOptions options;
+    options.rich = rich;
+    const std::string dot = WriteDot(graph, labels, {}, options);
+    EXPECT_LT(dot.size(), 100000u) << rich;
+    size_t start = 0;
+    while (start < dot.size()) {
+      size_t end = dot.find('\n', start);
+      if (end == std::string::npos) end = dot.size();
+      EXPECT_LT(end - start, kMaxDotLabelBytes + 2000) << rich;
+      start = end + 1;
+    }
+    const std::string cut = " " + std::string(199, 'k') + "...";
+    EXPECT_NE(dot.find(cut), std::string::npos) << rich;
+  }
+  for (TaskLabel& label : labels) {
+    if (label.kind == TaskKind::kSubmit) label.func_name = std::string(kMaxDotLabelBytes, 'n');
+  }
+  const std::string dot = WriteDot(graph, labels, {}, DotOptions{});
+  EXPECT_NE(dot.find(std::string(kMaxDotLabelBytes, 'n')), std::string::npos);
+  EXPECT_EQ(dot.find(std::string(kMaxDotLabelBytes, 'n') + "..."), std::string::npos);
+}
+
+}  // namespace
+}  // namespace depgraph

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -140,6 +141,68 @@ TEST(AtomicFile, InterruptionRemovesTheTemporaryFile) {
     ASSERT_TRUE(WIFSIGNALED(status)) << "signal " << sig << ": exit " << WEXITSTATUS(status);
     EXPECT_EQ(WTERMSIG(status), sig);
     EXPECT_EQ(EntryCount(dir.path()), 0u) << "signal " << sig << " left the temporary file";
+  }
+}
+
+}  // namespace
+}  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Issue 25 item 5: leftovers of dead writers (SIGKILL) are removed by the next write of the same
+// output; a live writer's, another output's and recent old-form temporaries are kept; the
+// content goes through mkstemp's descriptor (a name swapped in after Open is not written).
+TEST(AtomicFileRound3, StaleTemporariesOfDeadWritersAreRemoved) {
+  testing::TempDir dir;
+  // A pid that is surely dead: a child that has exited and been reaped.
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  ASSERT_GT(child, 0);
+  waitpid(child, nullptr, 0);
+  const std::string dead = dir.File("out.json.tmp." + std::to_string(child) + ".AbC123");
+  const std::string live = dir.File("out.json.tmp." + std::to_string(getppid()) + ".XyZ789");
+  const std::string old_form = dir.File("out.json.tmp.Qw3rTy");
+  const std::string recent_old_form = dir.File("out.json.tmp.Zx9vBn");
+  const std::string other = dir.File("other.json.tmp." + std::to_string(child) + ".AbC123");
+  for (const std::string& p : {dead, live, old_form, recent_old_form, other}) {
+    testing::WriteFile(p, "partial");
+  }
+  const timespec two_hours_ago[2] = {{time(nullptr) - 7200, 0}, {time(nullptr) - 7200, 0}};
+  ASSERT_EQ(utimensat(AT_FDCWD, old_form.c_str(), two_hours_ago, 0), 0);
+
+  const mode_t mask = umask(022);
+  AtomicFile file;
+  std::string err;
+  ASSERT_TRUE(file.Open(dir.File("out.json"), &err)) << err;
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  EXPECT_FALSE(std::filesystem::exists(old_form));
+  EXPECT_TRUE(std::filesystem::exists(live));
+  EXPECT_TRUE(std::filesystem::exists(recent_old_form));
+  EXPECT_TRUE(std::filesystem::exists(other));
+  EXPECT_NE(file.temp_path().find(".tmp." + std::to_string(getpid()) + "."), std::string::npos)
+      << file.temp_path();
+  // Swap the temporary name for another file: the content still goes to the created file.
+  const std::string temp = file.temp_path();
+  ASSERT_EQ(std::rename(temp.c_str(), dir.File("moved").c_str()), 0);
+  testing::WriteFile(temp, "decoy");
+  file.stream() << "content";
+  std::string commit_err;
+  file.Commit(&commit_err);  // the renamed-away name now holds the decoy
+  EXPECT_EQ(testing::ReadFile(dir.File("moved")), "content");
+  struct stat st;
+  ASSERT_EQ(stat(dir.File("moved").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644u);
+  umask(mask);
+
+  // An ordinary write leaves only the output.
+  AtomicFile again;
+  ASSERT_TRUE(again.Open(dir.File("fresh.json"), &err)) << err;
+  again.stream() << "x";
+  ASSERT_TRUE(again.Commit(&err)) << err;
+  EXPECT_EQ(testing::ReadFile(dir.File("fresh.json")), "x");
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    EXPECT_EQ(entry.path().filename().string().rfind("fresh.json.tmp.", 0), std::string::npos);
   }
 }
 

@@ -11,6 +11,11 @@
 
 namespace depgraph {
 
+/// Kernel names longer than this many bytes are cut (at a character boundary, "..." appended)
+/// in DOT labels, so Graphviz lays out a capture with a megabyte name in bounded time; the
+/// viewer's side panel and exports keep the full name.
+inline constexpr size_t kMaxDotLabelBytes = 200;
+
 /// What a DOT text is for.
 enum class DotForm {
   /// What the html page lays out: every pair, the ones not selected drawn in the page

@@ -15,7 +15,10 @@ class BackgroundFileBuf;
 /// Open() installs a handler that unlinks every live temporary file and then re-raises the
 /// signal with its previous disposition; signals ignored at that time stay ignored).
 /// Only a regular file (or nothing) at `path` is ever replaced: a directory, symlink, FIFO,
-/// device or socket there is refused. Cost: one lstat and one rename more than a plain write;
+/// device or socket there is refused. The temporary file, <path>.tmp.<pid>.XXXXXX, is written
+/// through the descriptor mkstemp returns (never reopened by name); Open() first removes the
+/// temporaries of `path` that dead writers left (SIGKILL cannot be caught): those whose pid is
+/// no live process, and those of the older form <path>.tmp.XXXXXX older than an hour. Cost: one lstat and one rename more than a plain write;
 /// the writes themselves run on a thread of their own, overlapping what produces the bytes.
 class AtomicFile {
  public:
