@@ -337,3 +337,27 @@ TEST(SimulateCommand, BadOptionValueIsUsageErrorExitTwo) {
 
 }  // namespace
 }  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Issue 25 item 2: a task with block_num 10^12 ran the simulation for time linear in its
+// blocks (unbounded); now a one-line error naming the task, exit 1, no output.
+TEST(SimulateCommand, HugeBlockNumIsOneLineErrorNamingTheTask) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"),
+            R"({"tasks":[{"task_id":"0","kernel_ids":[-1,0,-1]},
+                {"task_id":"1","kernel_ids":[-1,0,-1],"block_num":1000000000000}],
+                "edges":[{"pred":"0","succ":"1","source":"tensormap"}]})");
+  WriteFile(dir.File("durations.json"), R"({"kernels": {"0": 100}})");
+  const Answer a = Simulate({dir.File("deps.json"), "--durations", dir.File("durations.json"),
+                             "--aic", "1", "--aiv", "2", "-o", dir.File("r.txt")});
+  EXPECT_EQ(a.code, 1);
+  EXPECT_EQ(a.err, "error: " + dir.File("deps.json") +
+                       ": task 1: block_num 1000000000000 exceeds the simulation limit of "
+                       "1048576 blocks per task\n");
+  EXPECT_FALSE(testing::Exists(dir.File("r.txt")));
+}
+
+}  // namespace
+}  // namespace depgraph
