@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "depgraph_cli.h"
@@ -173,6 +174,45 @@ TEST(WaitSimCommand, ReadmeExampleIsCurrent) {
       testing::SourceDir());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, expected);
+}
+
+}  // namespace
+}  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Parses `text`, failing on an object with a key twice (nlohmann keeps the last silently).
+bool HasDuplicateKey(const std::string& text) {
+  std::vector<std::set<std::string>> keys;
+  bool duplicate = false;
+  nlohmann::json::parser_callback_t check = [&](int, nlohmann::json::parse_event_t event,
+                                                nlohmann::json& parsed) {
+    if (event == nlohmann::json::parse_event_t::object_start) keys.emplace_back();
+    if (event == nlohmann::json::parse_event_t::object_end) keys.pop_back();
+    if (event == nlohmann::json::parse_event_t::key &&
+        !keys.back().insert(parsed.get<std::string>()).second) {
+      duplicate = true;
+    }
+    return true;
+  };
+  (void)nlohmann::json::parse(text, check);
+  return duplicate;
+}
+
+// Issue 25 item 3: `--bl 8,8` (or 8,08) wrote the window "8" twice in one JSON object.
+TEST(WaitSimCommand, JsonHasNoDuplicateKeys) {
+  const Answer a =
+      WaitSim({Real("vector_example/default"), "--json", "-", "--bl", "8,4,8,08,4"});
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_FALSE(HasDuplicateKey(a.out)) << a.out;
+  EXPECT_TRUE(HasDuplicateKey(R"({"a": {"b": 1, "b": 2}})"));  // the checker works
+  const nlohmann::json doc = nlohmann::json::parse(a.out);
+  EXPECT_EQ(doc["captures"][0]["windows"].size(), 2u);
+  std::vector<uint32_t> windows;
+  std::string error;
+  ASSERT_TRUE(ParseWindowList("8,4,8,08,4", &windows, &error)) << error;
+  EXPECT_EQ(windows, (std::vector<uint32_t>{8, 4}));
 }
 
 }  // namespace
