@@ -267,8 +267,9 @@ bool SimulateWaitReduction(const DepGraph& graph, const std::vector<uint32_t>& w
     const StructuralReduction red = ReduceStructurally(sub, threads);
     if (!red.is_dag) {
       std::string text;
+      const IdDisplay display = graph.Display();  // O(V): once, not per cycle node
       for (size_t i = 0; i < red.cycle.size(); ++i) {
-        text += (i ? " -> " : "") + FormatTaskId(graph.nodes[red.cycle[i]], graph.Display());
+        text += (i ? " -> " : "") + FormatTaskId(graph.nodes[red.cycle[i]], display);
       }
       *err = "the WAIT graph has a cycle: " + text;
       return false;
