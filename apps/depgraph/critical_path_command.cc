@@ -305,7 +305,9 @@ int RunCriticalPathCommand(const CriticalPathArgs& args, std::ostream& out, std:
     err << "error: --report must be a filename, not a path\n";
     return 2;
   }
-  const std::vector<fs::path> dirs = DiscoverRanks(root);
+  std::vector<std::string> discovery_warnings;
+  const std::vector<fs::path> dirs = DiscoverRanks(root, &discovery_warnings);
+  for (const std::string& w : discovery_warnings) err << "warning: " << w << "\n";
   if (dirs.empty()) {
     err << "error: no " << kRecordsName << " (+deps.json+name_map*.json) found under "
         << root.string() << ". Did the run use --enable-chip-swimlane?\n";

@@ -319,6 +319,12 @@ int Error(std::ostream& err, const std::string& message) {
   return 1;
 }
 
+// A usage error (a bad option value): one line, exit 2 as for an unknown option.
+int Usage(std::ostream& err, const std::string& message) {
+  Fail(err, message);
+  return 2;
+}
+
 // The machine: the description, the records' core counts, then the command line.
 bool BuildMachine(const SimulateArgs& args, const MachineDescription& desc, bool has_records,
                   const TimingRecords& records, MachineModel* m, int64_t* freq, std::ostream& err) {
@@ -462,7 +468,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   std::vector<std::string> graph_questions;
   for (const std::string& q : args.what_if) {
     if (q != "reduced_dataflow" && q != "no-false-edges") {
-      return Error(
+      return Usage(
           err, "--what-if: expected reduced_dataflow or no-false-edges, got " + QuoteForMessage(q));
     }
     if (std::find(graph_questions.begin(), graph_questions.end(), q) == graph_questions.end()) {
@@ -472,8 +478,11 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   std::vector<std::pair<int64_t, int64_t>> core_questions;
   for (const std::string& c : args.cores) {
     int64_t aic = -1, aiv = -1;
-    if (!ParseCoreCounts(c, &aic, &aiv, &error)) return Error(err, error);
+    if (!ParseCoreCounts(c, &aic, &aiv, &error)) return Usage(err, error);
     core_questions.emplace_back(aic, aiv);
+  }
+  if (!args.policy.empty() && args.policy != "lowest" && args.policy != "spread") {
+    return Usage(err, "--policy: expected lowest or spread, got " + QuoteForMessage(args.policy));
   }
   const std::string records_path = RecordsPath(args);
   const std::string names_path = NamesPathFor(args.input, args.func_names);

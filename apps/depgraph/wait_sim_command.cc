@@ -1,5 +1,7 @@
 #include "wait_sim_command.h"
 
+#include <algorithm>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <sstream>
@@ -136,7 +138,10 @@ bool ParseWindowList(const std::string& text, std::vector<uint32_t>* windows, st
              " separated by commas, got " + QuoteForMessage(item);
       return false;
     }
-    windows->push_back(static_cast<uint32_t>(value));
+    // A length given twice is simulated once: it keys the JSON's "windows" object.
+    if (std::find(windows->begin(), windows->end(), value) == windows->end()) {
+      windows->push_back(static_cast<uint32_t>(value));
+    }
   }
   if (windows->empty() || (!text.empty() && text.back() == ',')) {
     *err = "--bl: expected bitmap lengths from 1 to " + std::to_string(kMaxWindow) +

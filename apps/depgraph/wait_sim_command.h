@@ -25,8 +25,9 @@ struct WaitSimArgs {
 /// outlive the parse). Returns the subcommand, whose parsed() says whether it was chosen.
 CLI::App* AddWaitSimCommand(CLI::App* app, WaitSimArgs* args);
 
-/// Parses a --bl value: positive integers up to 4096 separated by commas. False with a
-/// one-line message otherwise. O(|text|).
+/// Parses a --bl value: positive integers up to 4096 separated by commas; a length given twice
+/// (also as "08" and "8") is kept once, at its first place. False with a one-line message
+/// otherwise. O(|text| * lengths).
 bool ParseWindowList(const std::string& text, std::vector<uint32_t>* windows, std::string* err);
 
 /// Runs `depgraph wait-sim`: every capture is loaded and simulated first; then the text report

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include "depgraph/support/input_file.h"
+
 namespace depgraph::orch_runner {
 
 OrchestrationLibrary::~OrchestrationLibrary() {
@@ -11,6 +13,13 @@ OrchestrationLibrary::~OrchestrationLibrary() {
 bool OrchestrationLibrary::Open(const std::string& path, std::string* err) {
   path_ = path;
   const std::string to_open = path.find('/') == std::string::npos ? "./" + path : path;
+  // Like every other input: a FIFO, device or directory is refused before dlopen, which
+  // would block forever reading a FIFO.
+  InputFileError refused;
+  if (!CheckRegularInput(path, nullptr, &refused)) {
+    *err = refused.message;
+    return false;
+  }
   dlerror();
   handle_ = dlopen(to_open.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle_ == nullptr) {

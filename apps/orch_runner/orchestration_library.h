@@ -15,7 +15,8 @@ class OrchestrationLibrary {
   OrchestrationLibrary& operator=(const OrchestrationLibrary&) = delete;
 
   /// Loads `path` (a path without '/' is taken relative to the working directory, not
-  /// searched on the library path). False with "PATH: cannot load orchestration: <dlerror>".
+  /// searched on the library path). Refuses a FIFO, device, socket or directory before dlopen
+  /// (CheckRegularInput). False with "PATH: cannot load orchestration: <dlerror>" or the refusal.
   bool Open(const std::string& path, std::string* err);
   /// The address of symbol `name`, or nullptr if the library does not define it.
   void* Find(const std::string& name) const;

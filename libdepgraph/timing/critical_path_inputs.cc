@@ -283,12 +283,22 @@ bool CheckedRecords(const RankFiles& files, TimingRecords* records, int64_t* clo
     *err = records_name + ": metadata.clock_freq_hz: missing";
     return false;
   }
-  if (records->clock_freq_hz.state == FieldState::kInvalid) {
-    *err = records_name + ": metadata.clock_freq_hz: expected an integer, got " +
-           QuoteForMessage(records->clock_freq_hz.text);
+  const TimingScalar& freq = records->clock_freq_hz;
+  const std::string freq_where = records_name + ": metadata.clock_freq_hz: ";
+  if (freq.state == FieldState::kInvalid && !freq.number) {
+    *err = freq_where + "expected an integer, got " + QuoteForMessage(freq.text);
     return false;
   }
-  *clock_freq_hz = records->clock_freq_hz.value;
+  if (freq.state == FieldState::kValid && freq.value == 0 && std::strtod(freq.text.c_str(), nullptr) == 0) {
+    *err = freq_where + "missing or zero: cannot convert ticks to time";
+    return false;
+  }
+  if (freq.state == FieldState::kInvalid || freq.value < 1) {  // a number: shown unquoted
+    *err = freq_where + "must be a positive integer, at least 1 Hz, got " +
+           EscapeForMessage(freq.text);
+    return false;
+  }
+  *clock_freq_hz = freq.value;
   if (records->aicore_state == FieldState::kAbsent) {
     *err = records_name + ": aicore_tasks: missing";
     return false;

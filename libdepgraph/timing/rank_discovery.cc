@@ -82,20 +82,44 @@ fs::path NewestMatching(const fs::path& dir, const std::string& prefix, const st
 
 // Rank directories under `root` (§3.3): holding a records file, a deps.json and a regular
 // name_map*.json; symlinked directories are not entered. In component-wise path order.
-std::vector<fs::path> DiscoverRanks(const fs::path& root) {
+std::vector<fs::path> DiscoverRanks(const fs::path& root, std::vector<std::string>* warnings) {
   std::set<fs::path> candidates;
-  std::error_code ec;
-  const auto consider = [&](const fs::path& entry) {
-    const std::string name = entry.filename().string();
-    if (name == kRecordsName || name == kLegacyRecordsName) candidates.insert(entry.parent_path());
+  const auto warn = [&](const std::string& message) {
+    if (warnings != nullptr) warnings->push_back(message);
   };
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
-  for (fs::recursive_directory_iterator end; !ec && it != end;) {
-    consider(it->path());
-    it.increment(ec);
-    if (ec && it != end) {  // a directory vanished or cannot be read: skip the rest of it
-      ec.clear();
-      it.pop(ec);
+  // An explicit stack of directories still to read (one path each, not a stack of open
+  // iterators each holding its full path: memory linear, not quadratic, in the depth).
+  std::vector<std::pair<fs::path, int>> pending = {{root, 0}};
+  bool warned_depth = false;
+  while (!pending.empty()) {
+    const auto [dir, depth] = std::move(pending.back());
+    pending.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec), end;
+    if (ec) {
+      warn(dir.string() + ": cannot read the directory (" + ec.message() +
+           "): ranks under it are skipped");
+      continue;
+    }
+    for (; it != end; it.increment(ec)) {
+      const fs::path& entry = it->path();
+      const std::string name = entry.filename().string();
+      if (name == kRecordsName || name == kLegacyRecordsName) candidates.insert(dir);
+      std::error_code type_ec;
+      if (!it->is_directory(type_ec) || it->is_symlink(type_ec)) continue;
+      if (depth + 1 > kMaxRankSearchDepth) {
+        if (!warned_depth) {
+          warn(entry.string() + ": more than " + std::to_string(kMaxRankSearchDepth) +
+               " levels below " + root.string() + ": not searched for ranks");
+          warned_depth = true;
+        }
+        continue;
+      }
+      pending.emplace_back(entry, depth + 1);
+    }
+    if (ec) {
+      warn(dir.string() + ": cannot read the directory (" + ec.message() +
+           "): ranks under it may be skipped");
     }
   }
   std::map<std::vector<std::string>, fs::path> by_components;

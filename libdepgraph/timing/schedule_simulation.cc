@@ -84,6 +84,12 @@ const char* CorePolicyName(CorePolicy policy) {
   return policy == CorePolicy::kSpread ? "spread" : "lowest";
 }
 
+std::string BlockLimitMessage(const Task& task, IdDisplay display) {
+  return "task " + FormatTaskId(task.id, display) + ": block_num " +
+         std::to_string(task.block_num) + " exceeds the simulation limit of " +
+         std::to_string(kMaxSimulatedBlocksPerTask) + " blocks per task";
+}
+
 uint8_t ActiveSlots(const Task& task) {
   return static_cast<uint8_t>((task.kernel_ids[0] >= 0 ? 1 : 0) |
                               (task.kernel_ids[1] >= 0 ? 2 : 0) |
@@ -121,6 +127,10 @@ bool SimulateSchedule(const DepGraph& graph, const MachineModel& machine, const 
     const uint8_t slots = ActiveSlots(graph.tasks[t]);
     const int count = (slots & 1) + (slots >> 1 & 1) + (slots >> 2 & 1);
     const uint64_t runs = work.first[t + 1] - work.first[t];
+    if (graph.tasks[t].block_num > kMaxSimulatedBlocksPerTask) {
+      *err = BlockLimitMessage(graph.tasks[t], display);
+      return false;
+    }
     if (count > 1 && clusters == 0) {
       *err = "task " + name(t) + " is a MIX task (" + SlotNames(slots) +
              ") but the machine has no cluster (needs an AIC core and two AIV cores)";

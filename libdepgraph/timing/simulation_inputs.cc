@@ -449,6 +449,10 @@ bool BuildTaskWork(const DepGraph& graph, const NameMap& names, const DurationTa
                lt != machine.local_delay.end()) {
       work->delay[t] = lt->second;
     }
+    if (task.block_num > kMaxSimulatedBlocksPerTask) {
+      *err = BlockLimitMessage(task, display);
+      return false;
+    }
     const uint8_t slots = ActiveSlots(task);
     if (slots == 0) {
       ++sources->without_kernel;

@@ -80,6 +80,7 @@ class RecordsLoader {
   /// A scalar as Python's str() and int() see it. Containers: state kInvalid, text "".
   bool Scalar(TimingScalar* out) {
     *out = TimingScalar();
+    out->number = reader_.Peek() == JsonKind::kNumber;
     PyInt value;
     if (!ReadScalarText(&reader_, &out->text, &value)) {
       if (reader_.failed()) return errors_.Syntax();
@@ -101,9 +102,15 @@ class RecordsLoader {
       std::string_view token;
       if (!reader_.ReadNumber(&token)) return errors_.Syntax();
       int64_t v = 0;
-      if (IsIntegerToken(token) && ToInt64(PyIntFromNumber(token), &v)) {
+      const bool integer = IsIntegerToken(token);
+      if (integer && ToInt64(PyIntFromNumber(token), &v) && v >= -kMaxRecordedTicks &&
+          v <= kMaxRecordedTicks) {
         *out = v;
         return true;
+      }
+      if (integer) {  // an integer, but one whose differences could overflow
+        return errors_.At(where.str(), std::string(token.substr(0, kShownBytes)) +
+                                           " is out of range (at most 2^62 in magnitude)");
       }
       return errors_.At(where.str(), std::string("expected ") + what + ", got " +
                                     std::string(token.substr(0, kShownBytes)));

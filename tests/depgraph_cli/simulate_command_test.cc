@@ -225,12 +225,6 @@ TEST(SimulateCommand, BadInputIsOneLineExitOneAndNoFile) {
        "error: " + deps +
            ": no cores: give --aic and --aiv, a --machine file with aic and aiv, "
            "or timing records\n"},
-      {{deps, "--machine", machine, "--what-if", "reduced"},
-       "error: --what-if: expected reduced_dataflow or no-false-edges, got \"reduced\"\n"},
-      {{deps, "--machine", machine, "--policy", "random"},
-       "error: --policy: expected lowest or spread, got \"random\"\n"},
-      {{deps, "--machine", machine, "--cores", "aic=4,gpu=2"},
-       "error: --cores: expected aic=N,aiv=M (counts up to 9999999), got \"aic=4,gpu=2\"\n"},
       {{deps, "--machine", dir.File("unknown_key.json")},
        "error: " + dir.File("unknown_key.json") + ": cores: unknown key\n"},
       {{deps, "--machine", machine, "--durations", dir.File("neg.json")},
@@ -306,6 +300,63 @@ TEST(SimulateCommand, ReadmeExampleIsCurrent) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(WithoutLine(r.out, "trace: "), WithoutLine(expected, "trace: "));
   EXPECT_TRUE(testing::Exists(dir.File("t.json")));
+}
+
+}  // namespace
+}  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Issue 25 item 1: a bad --cores, --policy or --what-if value is a usage error (exit 2, one
+// line, before any input is read), as simulate.md promises; it was exit 1.
+TEST(SimulateCommand, BadOptionValueIsUsageErrorExitTwo) {
+  TempDir dir;
+  const std::string deps = Source("data/real/paged_attention/CaseSmall1/deps.json");
+  const std::string machine = Source("data/timing_sim/pa_small1_basic/simulation.json");
+  const std::string cores = "error: --cores: expected aic=N,aiv=M (counts up to 9999999), got ";
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--cores", "aic=-1"}, cores + "\"aic=-1\"\n"},
+      {{"--cores", "aiv=100000000"}, cores + "\"aiv=100000000\"\n"},
+      {{"--cores", "foo"}, cores + "\"foo\"\n"},
+      {{"--cores", "aic=4,gpu=2"}, cores + "\"aic=4,gpu=2\"\n"},
+      {{"--policy", "bogus"}, "error: --policy: expected lowest or spread, got \"bogus\"\n"},
+      {{"--what-if", "reduced"},
+       "error: --what-if: expected reduced_dataflow or no-false-edges, got \"reduced\"\n"},
+  };
+  for (const auto& [extra, expected] : cases) {
+    std::vector<std::string> args = {deps, "--machine", machine, "-o", dir.File("r.txt")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Answer a = Simulate(args);
+    EXPECT_EQ(a.code, 2) << extra.back();
+    EXPECT_EQ(a.err, expected);
+    EXPECT_EQ(a.out, "");
+  }
+  EXPECT_FALSE(testing::Exists(dir.File("r.txt")));
+}
+
+}  // namespace
+}  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Issue 25 item 2: a task with block_num 10^12 ran the simulation for time linear in its
+// blocks (unbounded); now a one-line error naming the task, exit 1, no output.
+TEST(SimulateCommand, HugeBlockNumIsOneLineErrorNamingTheTask) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"),
+            R"({"tasks":[{"task_id":"0","kernel_ids":[-1,0,-1]},
+                {"task_id":"1","kernel_ids":[-1,0,-1],"block_num":1000000000000}],
+                "edges":[{"pred":"0","succ":"1","source":"tensormap"}]})");
+  WriteFile(dir.File("durations.json"), R"({"kernels": {"0": 100}})");
+  const Answer a = Simulate({dir.File("deps.json"), "--durations", dir.File("durations.json"),
+                             "--aic", "1", "--aiv", "2", "-o", dir.File("r.txt")});
+  EXPECT_EQ(a.code, 1);
+  EXPECT_EQ(a.err, "error: " + dir.File("deps.json") +
+                       ": task 1: block_num 1000000000000 exceeds the simulation limit of "
+                       "1048576 blocks per task\n");
+  EXPECT_FALSE(testing::Exists(dir.File("r.txt")));
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <chrono>
+#include <set>
 #include <sstream>
 
 #include "depgraph_cli.h"
@@ -173,6 +175,81 @@ TEST(WaitSimCommand, ReadmeExampleIsCurrent) {
       testing::SourceDir());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, expected);
+}
+
+}  // namespace
+}  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Parses `text`, failing on an object with a key twice (nlohmann keeps the last silently).
+bool HasDuplicateKey(const std::string& text) {
+  std::vector<std::set<std::string>> keys;
+  bool duplicate = false;
+  nlohmann::json::parser_callback_t check = [&](int, nlohmann::json::parse_event_t event,
+                                                nlohmann::json& parsed) {
+    if (event == nlohmann::json::parse_event_t::object_start) keys.emplace_back();
+    if (event == nlohmann::json::parse_event_t::object_end) keys.pop_back();
+    if (event == nlohmann::json::parse_event_t::key &&
+        !keys.back().insert(parsed.get<std::string>()).second) {
+      duplicate = true;
+    }
+    return true;
+  };
+  (void)nlohmann::json::parse(text, check);
+  return duplicate;
+}
+
+// Issue 25 item 3: `--bl 8,8` (or 8,08) wrote the window "8" twice in one JSON object.
+TEST(WaitSimCommand, JsonHasNoDuplicateKeys) {
+  const Answer a =
+      WaitSim({Real("vector_example/default"), "--json", "-", "--bl", "8,4,8,08,4"});
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_FALSE(HasDuplicateKey(a.out)) << a.out;
+  EXPECT_TRUE(HasDuplicateKey(R"({"a": {"b": 1, "b": 2}})"));  // the checker works
+  const nlohmann::json doc = nlohmann::json::parse(a.out);
+  EXPECT_EQ(doc["captures"][0]["windows"].size(), 2u);
+  std::vector<uint32_t> windows;
+  std::string error;
+  ASSERT_TRUE(ParseWindowList("8,4,8,08,4", &windows, &error)) << error;
+  EXPECT_EQ(windows, (std::vector<uint32_t>{8, 4}));
+}
+
+}  // namespace
+}  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Issue 25 item 4: a 200k-task WAIT cycle took 17.6 s (the id display was recomputed, O(V), for
+// every node of the cycle message). 300k tasks, bounded to 20 s, must answer well within it.
+TEST(WaitSimCommand, LargeCycleIsReportedInLinearTime) {
+  TempDir dir;
+  constexpr int kTasks = 300000;
+  std::string deps = R"({"tasks":[)";
+  for (int i = 0; i < kTasks; ++i) {
+    deps += (i ? ",{\"task_id\":\"" : "{\"task_id\":\"") + std::to_string(i) +
+            R"(","kernel_ids":[-1,0,-1]})";
+  }
+  deps += R"(],"edges":[)";
+  for (int i = 0; i < kTasks; ++i) {
+    deps += (i ? ",{\"pred\":\"" : "{\"pred\":\"") + std::to_string(i) + R"(","succ":")" +
+            std::to_string((i + 1) % kTasks) + R"(","source":"tensormap"})";
+  }
+  deps += "]}";
+  WriteFile(dir.File("deps.json"), deps);
+  const auto start = std::chrono::steady_clock::now();
+  const testing::CommandResult r = testing::RunCommand(
+      testing::BoundedCommand(testing::CliBinary()) + " wait-sim deps.json", dir.path());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 1) << r.err.substr(0, 300);
+  EXPECT_EQ(r.err.rfind("error: deps.json: the WAIT graph has a cycle: 0 -> 1 -> 2", 0), 0u)
+      << r.err.substr(0, 300);
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1);
+  EXPECT_EQ(r.out, "");
+  if (!testing::UnderAddressSanitizer()) EXPECT_LT(seconds, 10.0);
 }
 
 }  // namespace

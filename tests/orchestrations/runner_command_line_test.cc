@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include <sys/stat.h>
+
 #include "runner_test_util.h"
 
 namespace depgraph::testing {
@@ -55,6 +57,21 @@ TEST_F(RunnerCommandLineTest, UsageErrorsUseTheUserFacingNames) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+}
+
+// Issue 25 item 5: a FIFO given as the orchestration library blocked forever in dlopen; it is
+// refused like every other input (one line naming it, exit 1). A directory too.
+TEST_F(RunnerCommandLineTest, FifoOrDirectoryAsTheLibraryIsRefused) {
+  const std::string fifo = dir_ + "/orch.so";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& library : {fifo, dir_}) {
+    const RunnerRun r = RunRunner({library, "-o", dir_ + "/deps.json"}, dir_);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(library + ": "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(library == fifo ? "FIFO" : "directory"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(ReadFile(dir_ + "/deps.json"), "");
+  }
 }
 
 }  // namespace

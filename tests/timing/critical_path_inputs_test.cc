@@ -177,3 +177,46 @@ TEST(AnalyzeRankFiles, ReferenceCrashCasesAreOneLineErrors) {
 
 }  // namespace
 }  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Issue 25 item 6: ticks whose differences overflow int64 gave a negative makespan (exit 0,
+// UBSan overflow); a non-positive or fractional clock_freq_hz gave negative times or "is 0".
+TEST(AnalyzeRankFiles, TickAndClockRangesAreOneLineErrors) {
+  TempDir dir;
+  WriteFile(dir.File("deps.json"), R"({"tasks": [], "edges": []})");
+  WriteFile(dir.File("name_map.json"), "{}");
+  RankFiles files;
+  files.records = dir.File("r.json");
+  files.deps = dir.File("deps.json");
+  files.names = dir.File("name_map.json");
+  RankAnalysis analysis;
+  std::string err;
+  const std::string r = dir.File("r.json");
+  const auto fails = [&](const std::string& records, const std::string& message) {
+    WriteFile(dir.File("r.json"), records);
+    EXPECT_FALSE(AnalyzeRankFiles(files, &analysis, &err)) << records;
+    EXPECT_EQ(err, message);
+  };
+  fails(R"({"metadata": {"clock_freq_hz": 1},
+            "aicore_tasks": [[0,1,0,-9223372036854775807,9223372036854775807,0]]})",
+        r + ": aicore_tasks[0][3]: -9223372036854775807 is out of range (at most 2^62 in "
+            "magnitude)");
+  fails(R"({"metadata": {"clock_freq_hz": 1},
+            "aicore_tasks": [[0,1,0,0,99999999999999999999,0]]})",
+        r + ": aicore_tasks[0][4]: 99999999999999999999 is out of range (at most 2^62 in "
+            "magnitude)");
+  fails(R"({"metadata": {"clock_freq_hz": -5}, "aicore_tasks": [[0,1,0,0,1,0]]})",
+        r + ": metadata.clock_freq_hz: must be a positive integer, at least 1 Hz, got -5");
+  fails(R"({"metadata": {"clock_freq_hz": 1e-300}, "aicore_tasks": [[0,1,0,0,1,0]]})",
+        r + ": metadata.clock_freq_hz: must be a positive integer, at least 1 Hz, got 1e-300");
+  fails(R"({"metadata": {"clock_freq_hz": 99999999999999999999}, "aicore_tasks": [[0,1,0,0,1,0]]})",
+        r + ": metadata.clock_freq_hz: must be a positive integer, at least 1 Hz, got "
+            "99999999999999999999");
+  fails(R"({"metadata": {"clock_freq_hz": 0}, "aicore_tasks": [[0,1,0,0,1,0]]})",
+        r + ": metadata.clock_freq_hz: missing or zero: cannot convert ticks to time");
+}
+
+}  // namespace
+}  // namespace depgraph

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -82,6 +83,55 @@ TEST(RankDiscoveryTest, ExpandUserAndResolvePathFollowPython) {
   TempDir dir;
   const fs::path canonical = fs::canonical(dir.path());
   EXPECT_EQ(ResolvePath(dir.path() + "/./sub/../missing/"), canonical / "missing");
+}
+
+}  // namespace
+}  // namespace depgraph
+
+namespace depgraph {
+namespace {
+
+// Issue 25 item 7: rank discovery used memory quadratic in the depth (depth 6,000: 2 GB). Now
+// an explicit stack, searched to kMaxRankSearchDepth levels with a one-line warning beyond.
+TEST(DiscoverRanksWalk, DeepTreeIsBoundedWithAWarning) {
+  testing::TempDir dir;
+  // 3,000 levels: deeper than PATH_MAX allows to name at once, so created with mkdirat.
+  fs::create_directory(dir.File("deep"));
+  int fd = open(dir.File("deep").c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  for (int i = 0; i < 3000; ++i) {
+    ASSERT_EQ(mkdirat(fd, "d", 0700), 0) << i;
+    const int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+    close(fd);
+    fd = next;
+    ASSERT_GE(fd, 0) << i;
+  }
+  close(fd);
+  const testing::CommandResult r = testing::RunCommand(
+      testing::BoundedCommand(testing::CliBinary()) + " critical-path deep", dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err.substr(0, 400);  // no rank found
+  EXPECT_NE(r.err.find("warning: " + dir.File("deep/d/d/")), std::string::npos) << r.err.substr(0, 400);
+  EXPECT_NE(r.err.find(": more than 256 levels below " + dir.File("deep") + ": not searched for ranks\n"),
+            std::string::npos)
+      << r.err.substr(0, 400);
+  EXPECT_NE(r.err.find("error: no "), std::string::npos) << r.err.substr(0, 400);
+  (void)testing::RunCommand("rm -rf deep", dir.path());
+}
+
+// A rank directory that cannot be read was skipped silently: now a warning names it.
+TEST(DiscoverRanksWalk, UnreadableDirectoryIsWarnedAbout) {
+  if (geteuid() == 0) {
+    GTEST_SKIP() << "running as root: permissions do not stop root from reading a directory";
+  }
+  testing::TempDir dir;
+  fs::create_directories(dir.File("run/closed"));
+  ASSERT_EQ(chmod(dir.File("run/closed").c_str(), 0), 0);
+  std::vector<std::string> warnings;
+  EXPECT_TRUE(DiscoverRanks(dir.File("run"), &warnings).empty());
+  chmod(dir.File("run/closed").c_str(), 0700);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].rfind(dir.File("run/closed") + ": cannot read the directory (", 0), 0u)
+      << warnings[0];
 }
 
 }  // namespace

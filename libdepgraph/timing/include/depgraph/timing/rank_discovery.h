@@ -29,10 +29,16 @@ double PythonMtime(const std::filesystem::path& path);
 std::filesystem::path NewestMatching(const std::filesystem::path& dir, const std::string& prefix,
                                      const std::string& suffix);
 
+/// How many directory levels below the root DiscoverRanks searches.
+inline constexpr int kMaxRankSearchDepth = 256;
+
 /// Rank directories under `root`: holding a records file (either name), a deps.json and a
-/// regular name_map*.json; symlinked directories are not entered, and a directory that cannot
-/// be read is skipped. In component-wise path order. O(entries under root).
-std::vector<std::filesystem::path> DiscoverRanks(const std::filesystem::path& root);
+/// regular name_map*.json; symlinked directories are not entered. A directory that cannot be
+/// read, and the first one deeper than kMaxRankSearchDepth, add a one-line message to
+/// *warnings (if given) and are skipped. In component-wise path order. O(entries under root)
+/// time, memory linear in the depth plus the pending directories.
+std::vector<std::filesystem::path> DiscoverRanks(const std::filesystem::path& root,
+                                                 std::vector<std::string>* warnings = nullptr);
 
 /// Label of a rank directory: its path relative to the root, or the root's own name. O(path).
 std::string RankLabel(const std::filesystem::path& root, const std::filesystem::path& dir);

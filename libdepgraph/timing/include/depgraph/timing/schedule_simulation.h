@@ -60,6 +60,10 @@ struct TaskWork {
   std::vector<int64_t> delay;
 };
 
+/// The most blocks (block_num) one task may have in a simulation: simulation time is linear
+/// in the blocks, so a task beyond this is an error rather than an unbounded run.
+inline constexpr int64_t kMaxSimulatedBlocksPerTask = int64_t{1} << 20;
+
 /// What SimulateSchedule does besides the makespan.
 struct SimulationOptions {
   /// Per pair of the graph: 0 drops it from the simulated graph (empty: keep every pair).
@@ -119,13 +123,18 @@ struct SimulationResult {
 /// chosen by `policy` at time D, is dispatched at max(D, when those cores are free), starts
 /// `launch` later, and each core runs its slot's time. The task is done `finish` after its
 /// last kernel ends. A task with no kernel takes dummy_cost of scheduler time and is done then.
-/// Returns false with a one-line message when a task needs a core type or a cluster the
+/// Returns false with a one-line message when a task has more than kMaxSimulatedBlocksPerTask
+/// blocks, when a task needs a core type or a cluster the
 /// machine lacks, when the kept graph has a cycle among tasks, or when the ring capacity
 /// deadlocks (a submission waits for a task that needs a later one).
 /// Cost: O((V + E) log V + B log C + M * K) for V tasks, E kept pairs, B blocks, C cores, M
 /// MIX blocks and K clusters; memory O(V + E + C), plus the runs when recorded.
 bool SimulateSchedule(const DepGraph& graph, const MachineModel& machine, const TaskWork& work,
                       const SimulationOptions& options, SimulationResult* result, std::string* err);
+
+/// The one-line message for a task over kMaxSimulatedBlocksPerTask ("task (2, 1): block_num
+/// ... exceeds the simulation limit of 1048576 blocks per task"). O(1).
+std::string BlockLimitMessage(const Task& task, IdDisplay display);
 
 /// The cores a task's block occupies, in slot order (aic, aiv0, aiv1): bit 0 aic, bit 1 aiv0,
 /// bit 2 aiv1 (0 for a task with no kernel). O(1).

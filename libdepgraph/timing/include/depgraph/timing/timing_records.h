@@ -44,7 +44,12 @@ struct TimingScalar {
   FieldState state = FieldState::kAbsent;  ///< kInvalid: present but not int()-coercible
   int64_t value = 0;  ///< Python int() of the value (numbers truncated, strings parsed)
   std::string text;   ///< the value as Python's str() prints it ("None", "50000000", ...)
+  bool number = false;  ///< the value was a JSON number (not a string, bool or null)
 };
+
+/// The largest tick magnitude a records file may hold (2^62): differences of two ticks then
+/// fit in int64.
+inline constexpr int64_t kMaxRecordedTicks = int64_t{1} << 62;
 
 /// A whole records file. Only `aicore_tasks` rows are checked strictly (every consumer needs
 /// them); the other parts are recorded with their state, and a malformed `aicpu_tasks` or
