@@ -239,17 +239,15 @@ TEST(WaitSimCommand, LargeCycleIsReportedInLinearTime) {
   }
   deps += "]}";
   WriteFile(dir.File("deps.json"), deps);
-  const auto start = std::chrono::steady_clock::now();
   const testing::CommandResult r = testing::RunCommand(
       testing::BoundedCommand(testing::CliBinary()) + " wait-sim deps.json", dir.path());
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.exit_code, 1) << r.err.substr(0, 300);
-  EXPECT_EQ(r.err.rfind("error: deps.json: the WAIT graph has a cycle: 0 -> 1 -> 2", 0), 0u)
-      << r.err.substr(0, 300);
+  EXPECT_EQ(r.err,
+            "error: deps.json: the WAIT graph has a cycle of 300000 tasks: 0 -> 1 -> 2 -> ... -> "
+            "299998 -> 299999 -> 0\n");
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1);
   EXPECT_EQ(r.out, "");
-  if (!testing::UnderAddressSanitizer()) EXPECT_LT(seconds, 10.0);
+  // Bounded by BoundedCommand's timeout (20 s): the quadratic walk took 17.6 s at 200k.
 }
 
 }  // namespace
