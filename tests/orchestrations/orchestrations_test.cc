@@ -226,7 +226,13 @@ TEST_F(RunnerTest, BadDescriptionNamesFileAndJsonPath) {
 }
 
 TEST_F(RunnerTest, UnloadableLibraryExitsOne) {
+  // A missing library is refused before dlopen, like every other input (issue 25).
   RunnerRun r = RunRunner({dir_ + "/libnothing.so", "-o", deps()}, dir_);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("libnothing.so: No such file or directory"), std::string::npos) << r.err;
+  // A regular file that is no shared library fails in dlopen, with its reason.
+  testing::WriteFile(dir_ + "/libjunk.so", "not an ELF file");
+  r = RunRunner({dir_ + "/libjunk.so", "-o", deps()}, dir_);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("cannot load orchestration"), std::string::npos) << r.err;
 }
