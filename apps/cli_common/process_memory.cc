@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <string>
 
 namespace depgraph::cli {
@@ -55,6 +56,18 @@ void UseHugePagesForTheHeap(char** argv) {
     setenv("GLIBC_TUNABLES", previous.c_str(), 1);
   } else {
     unsetenv("GLIBC_TUNABLES");
+  }
+}
+
+int RunReportingOutOfMemory(const char* tool, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    // Nothing that allocates: the heap is what just ran out.
+    std::fputs(tool, stderr);
+    std::fputs(": error: out of memory: the input needs more memory than this process may use\n",
+               stderr);
+    return 1;
   }
 }
 

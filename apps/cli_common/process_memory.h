@@ -1,7 +1,15 @@
 // How the tools' processes use memory: settings made once in main(), never by a library.
 #pragma once
 
+#include <functional>
+
 namespace depgraph::cli {
+
+/// Runs a tool's main body and turns an allocation failure anywhere in it into the one-line
+/// error "<tool>: error: out of memory ..." and exit code 1, instead of std::terminate's abort.
+/// Outputs are unaffected: unwinding removes an unfinished AtomicFile's temporary, so no
+/// partial file is left. O(1) beyond `body`.
+int RunReportingOutOfMemory(const char* tool, const std::function<int()>& body);
 
 /// Keeps memory the process frees for its own later allocations instead of handing it back
 /// to the kernel: large buffers come from the heap rather than from their own mappings, and

@@ -84,7 +84,7 @@ bool LoadKernelConfig(const std::string& path, nlohmann::ordered_json* names,
     return false;
   }
   if (doc.contains("error")) {
-    *err = shown + ": " + EscapeForMessage(doc["error"].is_string() ? doc["error"].get<std::string>() : doc["error"].dump());
+    *err = shown + ": " + EscapeForMessage(doc["error"].is_string() ? doc["error"].get<std::string>() : JsonValueForMessage(doc["error"]));
     return false;
   }
   for (const auto& line : doc["warnings"]) {

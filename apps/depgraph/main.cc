@@ -10,6 +10,8 @@
 int main(int argc, char** argv) {
   depgraph::cli::UseHugePagesForTheHeap(argv);
   depgraph::cli::KeepFreedMemoryForReuse();
-  std::vector<std::string> args(argv + 1, argv + argc);
-  return depgraph::DepgraphMain(args, std::cout, std::cerr);
+  return depgraph::cli::RunReportingOutOfMemory("depgraph", [&] {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    return depgraph::DepgraphMain(args, std::cout, std::cerr);
+  });
 }

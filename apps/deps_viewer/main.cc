@@ -5,5 +5,6 @@
 int main(int argc, char** argv) {
   depgraph::cli::UseHugePagesForTheHeap(argv);
   depgraph::cli::KeepFreedMemoryForReuse();
-  return depgraph::ViewerMain(argc, argv);
+  return depgraph::cli::RunReportingOutOfMemory("deps_viewer",
+                                                [&] { return depgraph::ViewerMain(argc, argv); });
 }

@@ -10,10 +10,14 @@
 #include <iostream>
 
 #include "cli_usage.h"
+#include "process_memory.h"
 #include "graph_generator.h"
 #include "synthetic_timing.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+/// The tool: parses flags, writes the graph (and its timing records), prints a summary.
+int GenGraphMain(int argc, char** argv) {
   CLI::App app{"Writes a synthetic, deterministic deps.json task-dependency capture."};
   std::string shape_name = "decode";
   std::string output;
@@ -71,4 +75,11 @@ int main(int argc, char** argv) {
               << seconds << " s\n";
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return depgraph::cli::RunReportingOutOfMemory("gen_graph",
+                                                [&] { return GenGraphMain(argc, argv); });
 }

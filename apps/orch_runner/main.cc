@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli_usage.h"
+#include "process_memory.h"
 #include "depgraph/internal/message_quote.h"
 #include "depgraph/support/atomic_file.h"
 #include "depgraph/support/input_file.h"
@@ -271,4 +272,7 @@ int Main(int argc, char** argv) {
 
 }  // namespace depgraph::orch_runner
 
-int main(int argc, char** argv) { return depgraph::orch_runner::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return depgraph::cli::RunReportingOutOfMemory(
+      "orch_runner", [&] { return depgraph::orch_runner::Main(argc, argv); });
+}

@@ -1,11 +1,13 @@
 #include "depgraph/support/json_dom.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <unordered_map>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -22,12 +24,30 @@ using nlohmann::ordered_json;
 /// Longest number token echoed in an error, in bytes.
 constexpr size_t kShownNumberBytes = 40;
 
+/// Bytes a DOM node costs, as an estimate of libstdc++'s layout used only to bound a tree: a
+/// value is 16 bytes in its parent's vector, half as much again for the vector's growth; an
+/// array or object adds its heap-allocated vector; a member adds its key (std::string) and
+/// value, with growth; a key or string longer than the small-string buffer adds its bytes.
+/// Pretty-printed Chrome traces and name maps come to 4-6 estimated bytes per text byte.
+constexpr uint64_t kValueBytes = 24;
+constexpr uint64_t kContainerBytes = 32;
+constexpr uint64_t kMemberBytes = 72;
+constexpr uint64_t kStringHeapThreshold = 15;
+
+/// The DOM budget of a `text_bytes` document: a tree may cost at most this many times its text,
+/// plus a floor that lets every small document through whatever its shape.
+constexpr uint64_t kDomBytesPerTextByte = 8;
+constexpr uint64_t kDomFloorBytes = uint64_t{64} << 20;
+
+/// The DOM budget of a value read out of a stream (ReadJsonValue), whose size is not known.
+constexpr uint64_t kStreamedValueDomBytes = uint64_t{1} << 30;
+
 /// Builds the DOM of one document from the reader's tokens, keeping the JSON path of the value
 /// being read for messages. Recursion depth is bounded by the reader's nesting limit.
 class DomBuilder {
  public:
-  explicit DomBuilder(JsonReader* reader, std::string_view path = "")
-      : reader_(*reader), base_path_(path) {}
+  DomBuilder(JsonReader* reader, uint64_t budget_bytes, std::string_view path = "")
+      : reader_(*reader), base_path_(path), budget_bytes_(budget_bytes) {}
 
   /// One whole document.
   bool Build(ordered_json* out, std::string* err) {
@@ -47,16 +67,28 @@ class DomBuilder {
   }
 
  private:
+  /// Counts `bytes` more of tree; false (with the reader failed at the current place) once the
+  /// tree would exceed the budget, so a hostile document is refused before it exhausts memory.
+  bool Charge(uint64_t bytes) {
+    used_bytes_ += bytes;
+    if (used_bytes_ <= budget_bytes_) return true;
+    return reader_.Fail("too large to read: its JSON tree would need more than " +
+                        std::to_string(budget_bytes_ >> 20) + " MiB");
+  }
+
   /// Reads one value of any kind into *out.
   bool Value(ordered_json* out) {
+    if (!Charge(kValueBytes)) return false;
     switch (reader_.Peek()) {
       case JsonKind::kObject: {
-        if (!reader_.BeginObject()) return false;
+        if (!Charge(kContainerBytes) || !reader_.BeginObject()) return false;
         *out = ordered_json::object();
         auto& members = out->get_ref<ordered_json::object_t&>();
         std::unordered_map<std::string, size_t> position;  // key -> index in members
         std::string_view key_view;
         while (reader_.NextKey(&key_view)) {
+          if (!Charge(kMemberBytes + (key_view.size() > kStringHeapThreshold ? key_view.size() : 0)))
+            return false;
           std::string key(key_view);
           ordered_json value;
           path_.push_back({key, 0});
@@ -72,7 +104,7 @@ class DomBuilder {
         return !reader_.failed();
       }
       case JsonKind::kArray: {
-        if (!reader_.BeginArray()) return false;
+        if (!Charge(kContainerBytes) || !reader_.BeginArray()) return false;
         *out = ordered_json::array();
         size_t index = 0;
         while (reader_.NextElement()) {
@@ -88,6 +120,7 @@ class DomBuilder {
       case JsonKind::kString: {
         std::string_view s;
         if (!reader_.ReadString(&s)) return false;
+        if (s.size() > kStringHeapThreshold && !Charge(s.size())) return false;
         *out = std::string(s);
         return true;
       }
@@ -167,23 +200,102 @@ class DomBuilder {
   std::string base_path_;       ///< path of the value read by BuildValue
   std::vector<PathPart> path_;  ///< path of the value being read, outermost first
   std::string error_;           ///< a semantic error (with a path), if any
+  uint64_t budget_bytes_;       ///< most tree bytes this document may cost
+  uint64_t used_bytes_ = 0;     ///< tree bytes counted so far (an estimate; see Charge)
 };
+
+/// The message for a tree that did not fit in memory although it was within its budget.
+std::string OutOfMemoryMessage(uint64_t text_bytes) {
+  return "too large to read: out of memory building the JSON tree of " +
+         std::to_string(text_bytes) + " bytes";
+}
 
 }  // namespace
 
 bool ParseJsonDocument(std::string_view text, ordered_json* out, std::string* err) {
   JsonReader reader;
   reader.OpenBuffer(text);
-  DomBuilder builder(&reader);
+  DomBuilder builder(&reader, kDomFloorBytes + kDomBytesPerTextByte * uint64_t{text.size()});
   *out = ordered_json();
-  return builder.Build(out, err);
+  try {
+    return builder.Build(out, err);
+  } catch (const std::bad_alloc&) {
+    *out = ordered_json();
+    *err = OutOfMemoryMessage(text.size());
+    return false;
+  }
 }
 
 bool ReadJsonValue(JsonReader* reader, std::string_view path, ordered_json* out,
                    std::string* err) {
-  DomBuilder builder(reader, path);
+  DomBuilder builder(reader, kStreamedValueDomBytes, path);
   *out = ordered_json();
-  return builder.BuildValue(out, err);
+  try {
+    return builder.BuildValue(out, err);
+  } catch (const std::bad_alloc&) {
+    *out = ordered_json();
+    *err = std::string(path) + ": too large to read: out of memory building its JSON tree";
+    return false;
+  }
+}
+
+namespace {
+
+/// Appends `value` as compact JSON to *out until *out holds more than `limit` bytes; true iff
+/// all of it fit. Scalars are written by nlohmann's dump (strings cut first), containers here.
+bool AppendBoundedJson(const ordered_json& value, size_t limit, std::string* out) {
+  if (out->size() > limit) return false;
+  switch (value.type()) {
+    case ordered_json::value_t::object: {
+      out->push_back('{');
+      bool first = true;
+      for (const auto& [key, member] : value.items()) {
+        if (!first) out->push_back(',');
+        first = false;
+        if (!AppendBoundedJson(ordered_json(key), limit, out)) return false;
+        out->push_back(':');
+        if (!AppendBoundedJson(member, limit, out)) return false;
+      }
+      out->push_back('}');
+      return out->size() <= limit;
+    }
+    case ordered_json::value_t::array: {
+      out->push_back('[');
+      bool first = true;
+      for (const ordered_json& item : value) {
+        if (!first) out->push_back(',');
+        first = false;
+        if (!AppendBoundedJson(item, limit, out)) return false;
+      }
+      out->push_back(']');
+      return out->size() <= limit;
+    }
+    case ordered_json::value_t::string: {
+      const std::string& s = value.get_ref<const std::string&>();
+      const size_t room = limit + 1 - std::min(out->size(), limit);
+      const bool cut = s.size() > room;
+      out->append(ordered_json(cut ? s.substr(0, room) : s)
+                      .dump(-1, ' ', false, ordered_json::error_handler_t::replace));
+      return !cut && out->size() <= limit;
+    }
+    default:
+      out->append(value.dump());
+      return out->size() <= limit;
+  }
+}
+
+}  // namespace
+
+std::string JsonValueForMessage(const ordered_json& value, size_t max_bytes) {
+  std::string out;
+  if (!AppendBoundedJson(value, max_bytes, &out)) {
+    // Cut at a character boundary (never inside a UTF-8 sequence) and mark the cut.
+    size_t end = std::min(out.size(), max_bytes);
+    while (end > 0 && (static_cast<unsigned char>(out[end]) & 0xC0) == 0x80) --end;
+    out.resize(end);
+    out += "...";
+  }
+  return out;
 }
 
 namespace {

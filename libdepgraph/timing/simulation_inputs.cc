@@ -43,7 +43,11 @@ struct Context {
   }
 };
 
-std::string Shown(const Json& value) { return QuoteForMessage(value.dump()); }
+// A value as the message shows it: compact JSON, cut where QuoteForMessage cuts (never the whole
+// of a huge value, which could not even be allocated).
+std::string Shown(const Json& value) {
+  return QuoteForMessage(JsonValueForMessage(value, kMessageQuoteMaxBytes + 8));
+}
 
 // A JSON integer in [min, max].
 bool Integer(const Context& c, const std::string& path, const Json& value, int64_t min, int64_t max,

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <new>
 #include <string>
 
+#include "process_memory.h"
 #include "test_util.h"
 
 namespace depgraph {
@@ -53,6 +55,18 @@ TEST(ProcessMemory, ArgumentsSurviveTheReExecution) {
     if (first_error.empty()) first_error = run.err;
     EXPECT_EQ(run.err, first_error) << tunables;
   }
+}
+
+// Issue 25 item 4: an allocation failure anywhere in a tool is one line and exit 1, not
+// std::terminate's abort (exit 134); a body that returns keeps its exit code.
+TEST(ProcessMemory, AnAllocationFailureIsOneLineAndExitOne) {
+  ::testing::internal::CaptureStderr();
+  const int code = cli::RunReportingOutOfMemory("tool", []() -> int { throw std::bad_alloc(); });
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(err,
+            "tool: error: out of memory: the input needs more memory than this process may use\n");
+  EXPECT_EQ(cli::RunReportingOutOfMemory("tool", [] { return 3; }), 3);
 }
 
 }  // namespace

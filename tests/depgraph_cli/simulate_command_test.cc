@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -357,6 +358,38 @@ TEST(SimulateCommand, HugeBlockNumIsOneLineErrorNamingTheTask) {
                        ": task 1: block_num 1000000000000 exceeds the simulation limit of "
                        "1048576 blocks per task\n");
   EXPECT_FALSE(testing::Exists(dir.File("r.txt")));
+}
+
+// Issue 25 item 4: a durations file whose tree would dwarf its text (8 MB of empty arrays)
+// aborted with std::bad_alloc on a machine with less memory, and the message meant to quote
+// it dumped the whole value; now one line with the place, exit 1, nothing written.
+TEST(SimulateCommand, ADurationsTreeFarLargerThanItsTextIsOneLineError) {
+  TempDir dir;
+  std::string empties = "[";
+  while (empties.size() < (8u << 20)) empties += "[],[],[],[],[],[],[],[],";
+  empties += "[]]";
+  WriteFile(dir.File("durations.json"), empties);
+  const Answer a = Simulate({Source("data/real/paged_attention/CaseSmall1/deps.json"),
+                             "--durations", dir.File("durations.json"), "--aic", "1", "--aiv",
+                             "2", "-o", dir.File("r.txt")});
+  EXPECT_EQ(a.code, 1);
+  EXPECT_EQ(a.err.rfind("error: " + dir.File("durations.json") + ": line 1:column ", 0), 0u)
+      << a.err;
+  EXPECT_NE(a.err.find("too large to read"), std::string::npos) << a.err;
+  EXPECT_EQ(std::count(a.err.begin(), a.err.end(), '\n'), 1) << a.err;
+  EXPECT_FALSE(testing::Exists(dir.File("r.txt")));
+
+  // Within the budget but of the wrong kind: the message quotes the value, bounded.
+  std::string list = "[";
+  for (int i = 0; i < 100000; ++i) list += "[],";
+  list += "[]]";
+  WriteFile(dir.File("durations.json"), list);
+  const Answer b = Simulate({Source("data/real/paged_attention/CaseSmall1/deps.json"),
+                             "--durations", dir.File("durations.json"), "--aic", "1", "--aiv",
+                             "2"});
+  EXPECT_EQ(b.code, 1);
+  EXPECT_LT(b.err.size(), 400u) << b.err;
+  EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
 }
 
 }  // namespace

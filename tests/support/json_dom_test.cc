@@ -87,5 +87,43 @@ TEST(JsonDom, ReadJsonValueReadsOneValueAtTheReadersPosition) {
   EXPECT_EQ(err, "bad[1]: number 1e400 is out of range (beyond a double)");
 }
 
+// Issue 25 item 4: a document whose tree would cost far more than its text (8 MB of empty
+// arrays: ~19 estimated bytes per text byte) is refused at the place the budget runs out,
+// before it can exhaust memory; an ordinary document of the same size still loads.
+TEST(JsonDom, ATreeFarLargerThanItsTextIsRefusedAtItsPlace) {
+  std::string empties = "[";
+  while (empties.size() < (8u << 20)) empties += "[],[],[],[],[],[],[],[],";
+  empties += "[]]";
+  const std::string err = ParseError(empties);
+  EXPECT_EQ(err.rfind("line 1:column ", 0), 0u) << err;
+  EXPECT_NE(err.find(": too large to read: its JSON tree would need more than 128 MiB"),
+            std::string::npos)
+      << err;
+
+  std::string events = "[";
+  while (events.size() < (8u << 20)) {
+    events += R"({"name": "kernel_17", "ph": "X", "ts": 1234.5, "dur": 2.25, "tid": 3},)";
+  }
+  events += "{}]";
+  ordered_json doc;
+  std::string parse_err;
+  EXPECT_TRUE(ParseJsonDocument(events, &doc, &parse_err)) << parse_err;
+}
+
+// Error messages show a value bounded, never the whole of a huge one.
+TEST(JsonDom, JsonValueForMessageIsCompactJsonCutAtItsBound) {
+  EXPECT_EQ(JsonValueForMessage(ordered_json::parse(R"({"a": [1, 2.5, "x"], "b": null})")),
+            R"({"a":[1,2.5,"x"],"b":null})");
+  EXPECT_EQ(JsonValueForMessage(ordered_json::parse("[]")), "[]");
+  EXPECT_EQ(JsonValueForMessage(ordered_json("tab\there")), "\"tab\\there\"");
+
+  ordered_json big = ordered_json::array();
+  for (int i = 0; i < 1000000; ++i) big.push_back(ordered_json::array());
+  EXPECT_EQ(JsonValueForMessage(big, 10), "[[],[],[],...");
+  EXPECT_EQ(JsonValueForMessage(ordered_json(std::string(1u << 20, 'z')), 6), "\"zzzzz...");
+  // A cut never splits a UTF-8 sequence.
+  EXPECT_EQ(JsonValueForMessage(ordered_json("\xc3\xa9\xc3\xa9\xc3\xa9"), 4), "\"\xc3\xa9...");
+}
+
 }  // namespace
 }  // namespace depgraph

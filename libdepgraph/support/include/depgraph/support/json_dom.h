@@ -25,6 +25,11 @@ class JsonReader;
 bool ReadJsonValue(JsonReader* reader, std::string_view path, nlohmann::ordered_json* out,
                    std::string* err);
 
+/// `value` as compact JSON for an error message (as value.dump() writes it), cut after about
+/// `max_bytes` bytes with "..." so that a huge value never becomes a huge (or unallocatable)
+/// message; strings are escaped, invalid UTF-8 replaced. O(max_bytes) time and memory.
+std::string JsonValueForMessage(const nlohmann::ordered_json& value, size_t max_bytes = 80);
+
 /// Appends `doc` as Python's json.dumps(doc, indent=indent, ensure_ascii=False) writes it:
 /// members in DOM order, `": "` between key and value, `","` + newline between items, each
 /// level indented by `indent` more spaces, `{}` / `[]` for empty containers; strings as
