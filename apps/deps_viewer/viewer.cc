@@ -116,7 +116,9 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   namespace fs = std::filesystem;
   std::string input = options.input;
   if (input.empty()) {
-    input = FindNewestDepsJson("outputs");
+    std::vector<std::string> warnings;
+    input = FindNewestDepsJson("outputs", &warnings);
+    for (const std::string& warning : warnings) err << "warning: " << warning << "\n";
     if (input.empty()) {
       err << "No deps.json given and no candidate found under ./outputs/.\n";
       return 1;

@@ -1,7 +1,10 @@
 #include "viewer_paths.h"
 
 #include <filesystem>
+#include <utility>
 #include <vector>
+
+#include "depgraph/support/directory_walk.h"
 
 namespace depgraph {
 
@@ -44,25 +47,30 @@ std::string JoinPath(const std::string& directory, const std::string& name) {
   return NormalizePath(directory + "/" + name);
 }
 
-std::string FindNewestDepsJson(const std::string& root) {
+std::string FindNewestDepsJson(const std::string& root, std::vector<std::string>* warnings) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return "";
   std::string best;
   fs::file_time_type best_time;
-  auto options = fs::directory_options::skip_permission_denied;
-  for (fs::recursive_directory_iterator it(root, options, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (it->path().filename() != "deps.json") continue;
-    std::error_code file_ec;
-    if (!it->is_regular_file(file_ec)) continue;
-    fs::file_time_type time = it->last_write_time(file_ec);
-    if (file_ec) continue;
-    if (best.empty() || time > best_time) {
-      best = it->path().string();
-      best_time = time;
-    }
-  }
+  DirectoryWalkOptions options;
+  options.max_depth = kMaxDepsJsonSearchDepth;
+  options.skipped_what = "deps.json files";
+  WalkDirectoryTree(
+      root, options,
+      [&](const fs::path&, const fs::directory_entry& entry) {
+        if (entry.path().filename() != "deps.json") return;
+        std::error_code file_ec;
+        if (!entry.is_regular_file(file_ec)) return;
+        const fs::file_time_type time = entry.last_write_time(file_ec);
+        if (file_ec) return;
+        std::string path = entry.path().string();
+        if (best.empty() || time > best_time || (time == best_time && path > best)) {
+          best = std::move(path);
+          best_time = time;
+        }
+      },
+      warnings);
   return best;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace depgraph {
 
@@ -15,8 +16,13 @@ std::string ParentPath(const std::string& normalized);
 /// Joins like pathlib: a "." directory disappears ("." + "x" -> "x").
 std::string JoinPath(const std::string& directory, const std::string& name);
 
-/// The newest (by mtime) file named deps.json under `root` (recursive), or "" if none.
-/// O(entries under root).
-std::string FindNewestDepsJson(const std::string& root);
+/// How many directory levels below the root FindNewestDepsJson searches.
+inline constexpr int kMaxDepsJsonSearchDepth = 256;
+
+/// The newest (by mtime; equal times: the greatest path) regular file named deps.json under
+/// `root`, searched to kMaxDepsJsonSearchDepth levels without entering directory symlinks, or
+/// "" if none. Unreadable and too-deep directories add a one-line message to *warnings.
+/// O(entries under root) time, memory linear in the depth plus the pending directories.
+std::string FindNewestDepsJson(const std::string& root, std::vector<std::string>* warnings);
 
 }  // namespace depgraph

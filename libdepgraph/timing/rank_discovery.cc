@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "depgraph/support/directory_walk.h"
+
 namespace depgraph {
 
 namespace fs = std::filesystem;
@@ -84,44 +86,16 @@ fs::path NewestMatching(const fs::path& dir, const std::string& prefix, const st
 // name_map*.json; symlinked directories are not entered. In component-wise path order.
 std::vector<fs::path> DiscoverRanks(const fs::path& root, std::vector<std::string>* warnings) {
   std::set<fs::path> candidates;
-  const auto warn = [&](const std::string& message) {
-    if (warnings != nullptr) warnings->push_back(message);
-  };
-  // An explicit stack of directories still to read (one path each, not a stack of open
-  // iterators each holding its full path: memory linear, not quadratic, in the depth).
-  std::vector<std::pair<fs::path, int>> pending = {{root, 0}};
-  bool warned_depth = false;
-  while (!pending.empty()) {
-    const auto [dir, depth] = std::move(pending.back());
-    pending.pop_back();
-    std::error_code ec;
-    fs::directory_iterator it(dir, ec), end;
-    if (ec) {
-      warn(dir.string() + ": cannot read the directory (" + ec.message() +
-           "): ranks under it are skipped");
-      continue;
-    }
-    for (; it != end; it.increment(ec)) {
-      const fs::path& entry = it->path();
-      const std::string name = entry.filename().string();
-      if (name == kRecordsName || name == kLegacyRecordsName) candidates.insert(dir);
-      std::error_code type_ec;
-      if (!it->is_directory(type_ec) || it->is_symlink(type_ec)) continue;
-      if (depth + 1 > kMaxRankSearchDepth) {
-        if (!warned_depth) {
-          warn(entry.string() + ": more than " + std::to_string(kMaxRankSearchDepth) +
-               " levels below " + root.string() + ": not searched for ranks");
-          warned_depth = true;
-        }
-        continue;
-      }
-      pending.emplace_back(entry, depth + 1);
-    }
-    if (ec) {
-      warn(dir.string() + ": cannot read the directory (" + ec.message() +
-           "): ranks under it may be skipped");
-    }
-  }
+  DirectoryWalkOptions options;
+  options.max_depth = kMaxRankSearchDepth;
+  options.skipped_what = "ranks";
+  WalkDirectoryTree(
+      root, options,
+      [&](const fs::path& dir, const fs::directory_entry& entry) {
+        const std::string name = entry.path().filename().string();
+        if (name == kRecordsName || name == kLegacyRecordsName) candidates.insert(dir);
+      },
+      warnings);
   std::map<std::vector<std::string>, fs::path> by_components;
   for (const fs::path& dir : candidates) {
     std::error_code e;

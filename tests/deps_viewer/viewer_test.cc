@@ -99,6 +99,40 @@ TEST(Viewer, DefaultInputIsNewestUnderOutputs) {
                    "edges, format=text)\n");
 }
 
+// Issue 25 item 7: the search under ./outputs used memory quadratic in the depth (a stack of
+// iterators holding full paths). Now an explicit stack to 256 levels, with a warning for what
+// is deeper; equal modification times pick the greatest path, whatever the directory order.
+TEST(Viewer, DefaultInputSearchIsBoundedInDepthAndDeterministic) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.File("outputs/a"));
+  std::filesystem::create_directories(dir.File("outputs/b"));
+  WriteFile(dir.File("outputs/a/deps.json"), RingGraph());
+  WriteFile(dir.File("outputs/b/deps.json"), RingGraph());
+  const auto when = std::filesystem::last_write_time(dir.File("outputs/a/deps.json"));
+  std::filesystem::last_write_time(dir.File("outputs/b/deps.json"), when);
+  // 300 levels, made with mkdirat: deeper than one path may name at once.
+  int fd = open(dir.File("outputs").c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_EQ(mkdirat(fd, "d", 0700), 0) << i;
+    const int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+    close(fd);
+    fd = next;
+    ASSERT_GE(fd, 0) << i;
+  }
+  close(fd);
+  const CommandResult r = Viewer(dir, "");
+  EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 400);
+  EXPECT_EQ(r.out, "Wrote outputs/b/deps_viewer.txt (3 tasks, 3 unique edges, 3 annotated "
+                   "edges, format=text)\n");
+  EXPECT_EQ(r.err.rfind("warning: outputs/d/d/", 0), 0u) << r.err.substr(0, 400);
+  EXPECT_NE(r.err.find(": more than 256 levels below outputs: not searched for deps.json files\n"),
+            std::string::npos)
+      << r.err.substr(0, 400);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  (void)testing::RunCommand("rm -rf outputs/d", dir.path());
+}
+
 TEST(Viewer, WorkedExampleStdoutPerMode) {  // spec §4.1, §6.2 A
   TempDir dir;
   WriteFile(dir.File("deps.json"), WorkedExample());
