@@ -111,13 +111,20 @@ bool MakeTraces(RankOutcome* outcome, std::ostream& err) {
   for (const ObservedStep& step : result.observed_path) {
     observed_keys.insert(timings.tasks[step.task].key);
   }
-  std::string static_text, observed_text;
-  if (RewriteMergedTrace(trace, static_keys, &static_text, &error) != MergedTraceStatus::kOk ||
-      RewriteMergedTrace(trace, observed_keys, &observed_text, &error) != MergedTraceStatus::kOk) {
+  // Both traces in one streaming pass, committed only when both are whole.
+  AtomicFile static_file, observed_file;
+  if (!static_file.Open((outcome->dir / "CPM_static.json").string(), &error) ||
+      !observed_file.Open((outcome->dir / "CPM_observed.json").string(), &error)) {
+    err << "error: " << error << "\n";
+    return false;
+  }
+  if (RewriteMergedTraces(trace, {&static_keys, &observed_keys},
+                          {&static_file.stream(), &observed_file.stream()},
+                          &error) != MergedTraceStatus::kOk) {
     return invalid(error);
   }
-  if (!WriteFile(outcome->dir / "CPM_static.json", static_text, err) ||
-      !WriteFile(outcome->dir / "CPM_observed.json", observed_text, err)) {
+  if (!static_file.Commit(&error) || !observed_file.Commit(&error)) {
+    err << "error: " << error << "\n";
     return false;
   }
   outcome->traces = "written";

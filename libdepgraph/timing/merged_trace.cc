@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <unordered_map>
 
 #include "depgraph/internal/py_int.h"
+#include "depgraph/internal/message_quote.h"
 #include "depgraph/support/input_file.h"
 #include "depgraph/support/json_dom.h"
+#include "depgraph/support/json_reader.h"
 #include "depgraph/support/json_writer.h"
+#include "depgraph/support/python_json_form.h"
 
 namespace depgraph {
 
@@ -14,29 +19,10 @@ namespace {
 
 using nlohmann::ordered_json;
 
-/// Largest merged trace read, in bytes (the DOM needs about ten times as much memory).
-constexpr uint64_t kMaxTraceBytes = uint64_t{1} << 36;
-
 constexpr const char* kShapeMessage = "merged swimlane JSON must contain a traceEvents list";
 
-/// The event list of a document with a valid top level, or nullptr.
-const ordered_json* EventsOf(const ordered_json& doc) {
-  const ordered_json* events = nullptr;
-  if (doc.is_array()) {
-    events = &doc;
-  } else if (doc.is_object()) {
-    auto it = doc.find("traceEvents");
-    if (it != doc.end() && it->is_array()) events = &*it;
-  }
-  if (events == nullptr) return nullptr;
-  for (const ordered_json& event : *events) {
-    if (!event.is_object()) return nullptr;
-  }
-  return events;
-}
-
 /// `args.taskId` of a Worker View task bar (ph "X", pid numerically 4, taskId not null), else
-/// nullptr. The event's `args` must be an object if present (checked by LoadMergedTrace).
+/// nullptr. An `args` that is not an object makes no bar (LoadMergedTrace reports it).
 const ordered_json* BarTaskId(const ordered_json& event) {
   auto ph = event.find("ph");
   if (ph == event.end() || !ph->is_string() || ph->get_ref<const std::string&>() != "X") {
@@ -58,23 +44,194 @@ const ordered_json* BarTaskId(const ordered_json& event) {
   return &*id;
 }
 
-MergedTraceStatus Check(MergedTrace* trace, std::string* err) {
-  const ordered_json* events = EventsOf(trace->doc);
-  if (events == nullptr) {
+/// What one `traceEvents` array held, for the checks made once the whole document is read.
+struct EventsScan {
+  bool is_array = false;
+  bool all_objects = true;
+  std::string fatal;  ///< the first event whose `args` is not an object, as a message
+  std::unordered_set<std::string> bar_keys;
+  std::vector<MergedTraceEvent> events;
+  std::vector<MergedTraceBar> bars;
+};
+
+/// Events between two releases of the mapped pages already read.
+constexpr size_t kEventsPerRelease = 4096;
+
+/// The JSON path of event `i` in messages (the reference's wording, for a bare array too).
+std::string EventPath(size_t i) { return "traceEvents[" + std::to_string(i) + "]"; }
+
+/// The members of an event a rewrite looks at, and of its `args`.
+constexpr std::string_view kEventKeys[] = {"ph", "pid", "args", "name"};
+enum EventKey { kPh, kPid, kArgs, kName };
+constexpr std::string_view kArgsKeys[] = {"taskId"};
+
+/// Records a bar whose taskId is `id` in *scan; returns its index.
+int64_t AddBar(const ordered_json& id, EventsScan* scan) {
+  MergedTraceBar bar{PythonKeyText(id), TraceDisplayId(id)};
+  scan->bar_keys.insert(bar.key);
+  scan->bars.push_back(std::move(bar));
+  return static_cast<int64_t>(scan->bars.size() - 1);
+}
+
+/// Fills *event (begin and end set) for an event whose text is in the rewrite's form, without
+/// a DOM; false when it needs one after all (an `args` that is not an object, a bar without a
+/// name or with a container as its taskId). `level`: the event's nesting level.
+bool LocateVerbatimEvent(std::string_view text, int level, MergedTraceEvent* event,
+                         EventsScan* scan) {
+  JsonMemberSpan spans[4];
+  if (!MatchPythonIndentedJson(text, level, kEventKeys, 4, spans)) return false;
+  const auto value = [&](const JsonMemberSpan& span) {
+    return text.substr(span.begin, span.end - span.begin);
+  };
+  event->verbatim = true;
+  if (spans[kArgs].found && value(spans[kArgs])[0] != '{') return false;  // DOM: its message
+  if (!spans[kPh].found || value(spans[kPh]) != "\"X\"" || !spans[kPid].found ||
+      (value(spans[kPid]) != "4" && value(spans[kPid]) != "4.0") || !spans[kArgs].found) {
+    return true;  // not a task bar
+  }
+  JsonMemberSpan id_span;
+  const std::string_view args = value(spans[kArgs]);
+  if (!MatchPythonIndentedJson(args, level + 1, kArgsKeys, 1, &id_span)) return false;
+  if (!id_span.found) return true;
+  const std::string_view id_text = args.substr(id_span.begin, id_span.end - id_span.begin);
+  if (id_text == "null") return true;
+  if (id_text[0] == '{' || id_text[0] == '[' || !spans[kName].found) return false;
+  ordered_json id;
+  std::string unused;
+  if (!ParseJsonDocument(id_text, &id, &unused)) return false;
+  event->bar = AddBar(id, scan);
+  event->name_begin = event->begin + spans[kName].begin;
+  event->name_end = event->begin + spans[kName].end;
+  return true;
+}
+
+/// Reads the event array at the reader (its '[' next) one event at a time, checking each and
+/// locating it in *scan. `level`: the events' nesting level. False with the error in *err.
+bool ScanEvents(JsonReader* reader, std::string_view base, int level, EventsScan* scan,
+                std::string* err) {
+  scan->is_array = true;
+  if (!reader->BeginArray()) {
+    *err = reader->error();
+    return false;
+  }
+  const std::string_view document = reader->text();
+  ordered_json dom;
+  for (size_t i = 0; reader->NextElement(); ++i) {
+    if (i % kEventsPerRelease == kEventsPerRelease - 1) reader->ReleaseConsumed();
+    const std::string path = std::string(base) + "[" + std::to_string(i) + "]";
+    if (reader->Peek() != JsonKind::kObject) {
+      scan->all_objects = false;
+      if (!ReadJsonValue(reader, path, &dom, err)) return false;
+      continue;
+    }
+    MergedTraceEvent event;
+    event.begin = reader->position();
+    if (!reader->SkipValue()) {
+      *err = reader->error();
+      return false;
+    }
+    event.end = reader->position();
+    const std::string_view text = document.substr(event.begin, event.end - event.begin);
+    const size_t bars_before = scan->bars.size();
+    if (!LocateVerbatimEvent(text, level, &event, scan)) {
+      // Not in the rewrite's form: read it as a DOM (numbers beyond a double fail here, at
+      // their path), as a whole-document read would.
+      if (scan->bars.size() != bars_before) scan->bars.resize(bars_before);
+      event = MergedTraceEvent{event.begin, event.end};
+      JsonReader one;
+      one.OpenBuffer(text);
+      if (!ReadJsonValue(&one, path, &dom, err)) return false;
+      auto args = dom.find("args");
+      if (args != dom.end() && !args->is_object()) {
+        if (scan->fatal.empty()) {
+          scan->fatal = EventPath(i) + ".args: expected an object, got " + args->type_name();
+        }
+      } else if (const ordered_json* id = BarTaskId(dom)) {
+        event.bar = AddBar(*id, scan);
+      }
+    }
+    scan->events.push_back(event);
+  }
+  if (reader->failed()) {
+    *err = reader->error();
+    return false;
+  }
+  return true;
+}
+
+/// The whole-document pass of LoadMergedTrace*: syntax first (anywhere in the document), then
+/// the shape, then the first non-object `args` of the event array that counts.
+MergedTraceStatus Scan(JsonReader* reader, MergedTrace* trace, std::string* err) {
+  EventsScan events;  // of the last `traceEvents` (the one Python's dict keeps)
+  bool has_events = false;
+  const JsonKind kind = reader->Peek();
+  if (kind == JsonKind::kArray) {
+    trace->bare = true;
+    has_events = true;
+    if (!ScanEvents(reader, "", 1, &events, err)) return MergedTraceStatus::kInvalid;
+  } else if (kind == JsonKind::kObject) {
+    if (!reader->BeginObject()) {
+      *err = reader->error();
+      return MergedTraceStatus::kInvalid;
+    }
+    std::unordered_map<std::string, size_t> slot_of;
+    std::string_view key_view;
+    while (reader->NextKey(&key_view)) {
+      std::string key(key_view);
+      auto [it, fresh] = slot_of.emplace(key, trace->members.size());
+      if (fresh) trace->members.emplace_back(key, nullptr);
+      ordered_json& value = trace->members[it->second].second;
+      if (key == "traceEvents") {
+        has_events = true;
+        trace->events_slot = it->second;
+        events = EventsScan();
+        value = nullptr;
+        if (reader->Peek() == JsonKind::kArray) {
+          if (!ScanEvents(reader, "traceEvents", 2, &events, err)) {
+            return MergedTraceStatus::kInvalid;
+          }
+        } else if (!ReadJsonValue(reader, "traceEvents", &value, err)) {
+          return MergedTraceStatus::kInvalid;
+        } else {
+          value = nullptr;
+        }
+      } else if (!ReadJsonValue(reader, JsonPathMember("", key), &value, err)) {
+        return MergedTraceStatus::kInvalid;
+      }
+    }
+    if (reader->failed()) {
+      *err = reader->error();
+      return MergedTraceStatus::kInvalid;
+    }
+  } else {
+    ordered_json value;
+    if (!ReadJsonValue(reader, "", &value, err)) return MergedTraceStatus::kInvalid;
+  }
+  if (!reader->ExpectEnd()) {
+    *err = reader->error();
+    return MergedTraceStatus::kInvalid;
+  }
+  if (!has_events || !events.is_array || !events.all_objects) {
     *err = kShapeMessage;
     return MergedTraceStatus::kInvalid;
   }
-  for (size_t i = 0; i < events->size(); ++i) {
-    const ordered_json& event = (*events)[i];
-    auto args = event.find("args");
-    if (args != event.end() && !args->is_object()) {
-      *err = "traceEvents[" + std::to_string(i) + "].args: expected an object, got " +
-             std::string(args->type_name());
-      return MergedTraceStatus::kFatal;
-    }
-    if (const ordered_json* id = BarTaskId(event)) trace->bar_keys.insert(PythonKeyText(*id));
+  if (!events.fatal.empty()) {
+    *err = events.fatal;
+    return MergedTraceStatus::kFatal;
   }
+  trace->bar_keys = std::move(events.bar_keys);
+  trace->events = std::move(events.events);
+  trace->bars = std::move(events.bars);
   return MergedTraceStatus::kOk;
+}
+
+/// Opens a reader on the trace's document again: its file, or the text it was read from.
+bool Reopen(const MergedTrace& trace, JsonReader* reader, std::string* err) {
+  if (trace.path.empty()) {
+    reader->OpenBuffer(trace.text);
+    return true;
+  }
+  return reader->Open(trace.path, err);
 }
 
 }  // namespace
@@ -132,89 +289,149 @@ std::string TraceDisplayId(const ordered_json& task_id) {
 
 MergedTraceStatus LoadMergedTrace(const std::string& path, MergedTrace* trace, std::string* err) {
   *trace = MergedTrace();
-  std::string text;
   InputFileError error;
-  if (!ReadInputFile(path, kMaxTraceBytes, &text, &error)) {
+  uint64_t size = 0;
+  if (!CheckRegularInput(path, &size, &error)) {
     *err = error.message;
     return MergedTraceStatus::kInvalid;
   }
-  return LoadMergedTraceText(text, trace, err);
-}
-
-MergedTraceStatus LoadMergedTraceText(std::string_view text, MergedTrace* trace, std::string* err) {
-  *trace = MergedTrace();
-  if (!ParseJsonDocument(text, &trace->doc, err)) return MergedTraceStatus::kInvalid;
-  const MergedTraceStatus status = Check(trace, err);
+  JsonReader reader;
+  if (!reader.Open(path, err)) {
+    *err = EscapeForMessage(path) + ": " + *err;
+    return MergedTraceStatus::kInvalid;
+  }
+  trace->path = path;
+  const MergedTraceStatus status = Scan(&reader, trace, err);
   if (status != MergedTraceStatus::kOk) *trace = MergedTrace();
   return status;
 }
 
-MergedTraceStatus RewriteMergedTrace(const MergedTrace& trace,
-                                     const std::unordered_set<std::string>& critical,
-                                     std::string* out, std::string* err) {
-  std::vector<std::string> missing;
-  for (const std::string& key : critical) {
-    if (trace.bar_keys.count(key) == 0) missing.push_back(key);
-  }
-  if (!missing.empty()) {
+MergedTraceStatus LoadMergedTraceText(std::string_view text, MergedTrace* trace, std::string* err) {
+  *trace = MergedTrace();
+  trace->text.assign(text);
+  JsonReader reader;
+  reader.OpenBuffer(trace->text);
+  const MergedTraceStatus status = Scan(&reader, trace, err);
+  if (status != MergedTraceStatus::kOk) *trace = MergedTrace();
+  return status;
+}
+
+MergedTraceStatus RewriteMergedTraces(
+    const MergedTrace& trace, const std::vector<const std::unordered_set<std::string>*>& criticals,
+    const std::vector<std::ostream*>& outs, std::string* err) {
+  for (const std::unordered_set<std::string>* critical : criticals) {
+    std::vector<std::string> missing;
+    for (const std::string& key : *critical) {
+      if (trace.bar_keys.count(key) == 0) missing.push_back(key);
+    }
+    if (missing.empty()) continue;
     std::sort(missing.begin(), missing.end());
     *err =
         "merged Worker View is missing " + std::to_string(missing.size()) + " critical task(s): ";
     for (size_t i = 0; i < missing.size() && i < 5; ++i) *err += (i ? ", " : "") + missing[i];
     return MergedTraceStatus::kInvalid;
   }
-  const ordered_json* events = EventsOf(trace.doc);
-  if (events == nullptr) {
-    *err = kShapeMessage;
+  if (trace.members.empty() && !trace.bare) {
+    *err = kShapeMessage;  // not a loaded trace
     return MergedTraceStatus::kInvalid;
   }
-  // Written event by event (no copy of the document): the events array sits at level 1 inside
-  // a top-level object, at level 0 as a bare array.
-  out->clear();
-  const bool bare = trace.doc.is_array();
-  const auto append_events = [&](int level) {
-    if (events->empty()) {
-      out->append("[]");
-      return;
-    }
-    out->push_back('[');
-    for (size_t i = 0; i < events->size(); ++i) {
-      const ordered_json& event = (*events)[i];
-      out->append(i ? ",\n" : "\n");
-      out->append(static_cast<size_t>(2 * (level + 1)), ' ');
-      const ordered_json* id = BarTaskId(event);
-      if (id == nullptr || critical.count(PythonKeyText(*id)) != 0) {
-        AppendPythonJsonDump(event, 2, out, level + 1);
-      } else {
-        ordered_json copy = event;
-        copy["name"] = "\xC2\xB7(" + TraceDisplayId(*id) + ")";  // U+00B7 MIDDLE DOT
-        AppendPythonJsonDump(copy, 2, out, level + 1);
-      }
-    }
-    out->push_back('\n');
-    out->append(static_cast<size_t>(2 * level), ' ');
-    out->push_back(']');
+  JsonReader reader;
+  if (!Reopen(trace, &reader, err)) return MergedTraceStatus::kInvalid;
+  const std::string_view document = reader.text();
+  const auto write = [](std::ostream* out, std::string_view text) {
+    out->write(text.data(), static_cast<std::streamsize>(text.size()));
   };
-  if (bare) {
-    append_events(0);
-  } else {
-    out->push_back('{');
-    bool first = true;
-    for (auto it = trace.doc.begin(); it != trace.doc.end(); ++it) {
-      out->append(first ? "\n  " : ",\n  ");
-      first = false;
-      AppendPythonJsonString(out, it.key());
-      out->append(": ");
-      if (it.key() == "traceEvents") {
-        append_events(1);
-      } else {
-        AppendPythonJsonDump(it.value(), 2, out, 1);
+  const auto write_all = [&](std::string_view text) {
+    for (std::ostream* out : outs) write(out, text);
+  };
+  // The events array sits at level 1 inside a top-level object, at level 0 as a bare array.
+  const auto stream_events = [&](int level) {
+    if (trace.events.empty()) {
+      write_all("[]");
+      return true;
+    }
+    const std::string indent(static_cast<size_t>(2 * (level + 1)), ' ');
+    const std::string first = "[\n" + indent, next = ",\n" + indent;
+    ordered_json dom;
+    std::string kept, renamed;  // the DOM path's texts, each made at most once per event
+    for (size_t i = 0; i < trace.events.size(); ++i) {
+      const MergedTraceEvent& event = trace.events[i];
+      if (i % kEventsPerRelease == 0) {
+        reader.PrefetchTo(std::min<uint64_t>(event.end + (uint64_t{64} << 20), document.size()));
+        reader.ReleaseBefore(event.begin);
+      }
+      write_all(i == 0 ? first : next);
+      const std::string_view text = document.substr(event.begin, event.end - event.begin);
+      const MergedTraceBar* bar = event.bar >= 0 ? &trace.bars[event.bar] : nullptr;
+      if (event.verbatim) {
+        for (size_t o = 0; o < outs.size(); ++o) {
+          if (bar == nullptr || criticals[o]->count(bar->key) != 0) {
+            write(outs[o], text);
+            continue;
+          }
+          const uint64_t name_begin = event.name_begin - event.begin;
+          const uint64_t name_end = event.name_end - event.begin;
+          renamed.clear();
+          AppendPythonJsonString(&renamed, "\xC2\xB7(" + bar->display + ")");  // U+00B7
+          write(outs[o], text.substr(0, name_begin));
+          write(outs[o], renamed);
+          write(outs[o], text.substr(name_end));
+        }
+        continue;
+      }
+      JsonReader one;
+      one.OpenBuffer(text);
+      if (!ReadJsonValue(&one, EventPath(i), &dom, err)) return false;
+      kept.clear();
+      renamed.clear();
+      for (size_t o = 0; o < outs.size(); ++o) {
+        const bool rename = bar != nullptr && criticals[o]->count(bar->key) == 0;
+        std::string& out_text = rename ? renamed : kept;
+        if (out_text.empty()) {
+          if (rename) {
+            ordered_json copy = dom;
+            copy["name"] = "\xC2\xB7(" + bar->display + ")";  // U+00B7 MIDDLE DOT
+            AppendPythonJsonDump(copy, 2, &out_text, level + 1);
+          } else {
+            AppendPythonJsonDump(dom, 2, &out_text, level + 1);
+          }
+        }
+        write(outs[o], out_text);
       }
     }
-    out->append("\n}");
+    write_all("\n" + std::string(static_cast<size_t>(2 * level), ' ') + "]");
+    return true;
+  };
+  if (trace.bare) {
+    if (!stream_events(0)) return MergedTraceStatus::kInvalid;
+  } else {
+    write_all("{");
+    std::string text;
+    for (size_t m = 0; m < trace.members.size(); ++m) {
+      text.assign(m ? ",\n  " : "\n  ");
+      AppendPythonJsonString(&text, trace.members[m].first);
+      text.append(": ");
+      if (m == trace.events_slot) {
+        write_all(text);
+        if (!stream_events(1)) return MergedTraceStatus::kInvalid;
+        continue;
+      }
+      AppendPythonJsonDump(trace.members[m].second, 2, &text, 1);
+      write_all(text);
+    }
+    write_all("\n}");
   }
-  out->push_back('\n');
+  write_all("\n");
   return MergedTraceStatus::kOk;
+}
+
+MergedTraceStatus RewriteMergedTrace(const MergedTrace& trace,
+                                     const std::unordered_set<std::string>& critical,
+                                     std::string* out, std::string* err) {
+  std::ostringstream stream;
+  const MergedTraceStatus status = RewriteMergedTraces(trace, {&critical}, {&stream}, err);
+  *out = status == MergedTraceStatus::kOk ? std::move(stream).str() : std::string();
+  return status;
 }
 
 }  // namespace depgraph

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "depgraph/support/json_dom.h"
@@ -157,6 +158,59 @@ TEST(MergedTrace, SerialisesLikePythonJsonDumps) {
       "}\n");
   EXPECT_EQ(Rewrite(Load("[]"), {}), "[]\n");
   EXPECT_EQ(Rewrite(Load(R"({"traceEvents": []})"), {}), "{\n  \"traceEvents\": []\n}\n");
+}
+
+// Issue 26: the trace is streamed (never a DOM of it), so what a whole-document read decided
+// is decided again at the end of one pass: syntax anywhere first, then the shape, then the
+// first non-object `args`; Python's dict keeps a repeated key's first place and last value.
+TEST(MergedTraceStream, PrecedenceAndRepeatedKeysAsAWholeDocumentRead) {
+  MergedTrace trace;
+  std::string err;
+  // A fatal args, then a syntax error further on: the syntax error wins.
+  EXPECT_EQ(LoadMergedTraceText(R"({"traceEvents": [{"args": 1}, {"ph": "X"} x]})", &trace, &err),
+            MergedTraceStatus::kInvalid);
+  EXPECT_EQ(err.rfind("line 1:column ", 0), 0u) << err;
+  // A fatal args, then an event that is not an object: the shape wins.
+  EXPECT_EQ(LoadMergedTraceText(R"({"traceEvents": [{"args": 1}, 7]})", &trace, &err),
+            MergedTraceStatus::kInvalid);
+  EXPECT_EQ(err, "merged swimlane JSON must contain a traceEvents list");
+  // A number beyond a double anywhere, at its path.
+  EXPECT_EQ(LoadMergedTraceText(R"({"traceEvents": [{}, {"ts": 1e400}], "m": 1})", &trace, &err),
+            MergedTraceStatus::kInvalid);
+  EXPECT_EQ(err, "traceEvents[1].ts: number 1e400 is out of range (beyond a double)");
+  EXPECT_EQ(LoadMergedTraceText(R"({"traceEvents": [], "m": [1e999]})", &trace, &err),
+            MergedTraceStatus::kInvalid);
+  EXPECT_EQ(err, "m[0]: number 1e999 is out of range (beyond a double)");
+  // A repeated traceEvents: the last value counts, in the first one's place; an earlier bad one
+  // does not matter once replaced.
+  const MergedTrace repeated = Load(
+      R"({"a": 1, "traceEvents": [{"args": 3}], "b": {"c": 2}, "a": 5,)"
+      R"( "traceEvents": [{"name": "x", "ph": "X", "pid": 4, "args": {"taskId": 1}}]})");
+  EXPECT_EQ(repeated.bar_keys, (std::unordered_set<std::string>{"1"}));
+  EXPECT_EQ(Rewrite(repeated, {}),
+            "{\n  \"a\": 5,\n  \"traceEvents\": [\n    {\n      \"name\": \"\xC2\xB7(t1)\",\n"
+            "      \"ph\": \"X\",\n      \"pid\": 4,\n      \"args\": {\n        \"taskId\": 1\n"
+            "      }\n    }\n  ],\n  \"b\": {\n    \"c\": 2\n  }\n}\n");
+}
+
+// One pass writes every output; each equals the rewrite for its critical set alone, and the
+// file loader reads what the text loader reads.
+TEST(MergedTraceStream, SeveralOutputsInOnePassEqualSingleRewrites) {
+  testing::TempDir dir;
+  testing::WriteFile(dir.File("merged_swimlane.json"), kExampleB);
+  MergedTrace trace;
+  std::string err;
+  ASSERT_EQ(LoadMergedTrace(dir.File("merged_swimlane.json"), &trace, &err),
+            MergedTraceStatus::kOk)
+      << err;
+  const std::unordered_set<std::string> first = {"10", "11"}, second = {"9"};
+  std::ostringstream a, b;
+  ASSERT_EQ(RewriteMergedTraces(trace, {&first, &second}, {&a, &b}, &err),
+            MergedTraceStatus::kOk)
+      << err;
+  EXPECT_EQ(a.str(), Rewrite(Load(kExampleB), first));
+  EXPECT_EQ(b.str(), Rewrite(Load(kExampleB), second));
+  EXPECT_NE(a.str(), b.str());
 }
 
 }  // namespace
