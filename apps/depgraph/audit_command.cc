@@ -8,6 +8,7 @@
 #include "depgraph/audit/audit_gate.h"
 #include "depgraph/audit/audit_report.h"
 #include "depgraph/graph/task_label.h"
+#include "unsigned_option.h"
 
 namespace depgraph {
 
@@ -22,7 +23,8 @@ CLI::App* AddAuditCommand(CLI::App* app, AuditArgs* args) {
   cmd->add_option("-o,--output", args->output, "write the report here (atomically)");
   cmd->add_option("--max-findings", args->max_findings,
                   "race groups and false serialization findings listed in the text report "
-                  "(default 20; 0 = all; --json always has every finding)");
+                  "(default 20; 0 = all; --json always has every finding)")
+      ->check(cli::UnsignedAtMost(SIZE_MAX));
   AddThreadsOption(cmd, &args->threads);
   return cmd;
 }

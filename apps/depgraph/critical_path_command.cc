@@ -328,6 +328,17 @@ int RunCriticalPathCommand(const CriticalPathArgs& args, std::ostream& out, std:
     }
   }
 
+  // --json FILE is opened (its temporary created) before any rank's file is written, so a FILE
+  // that cannot be written fails with nothing written.
+  AtomicFile json_file;
+  if (!args.json.empty()) {
+    std::string error;
+    if (!json_file.Open(args.json, &error)) {
+      err << "error: " << error << "\n";
+      return 1;
+    }
+  }
+
   std::vector<std::unique_ptr<RankOutcome>> ranks;
   bool any_invalid = false;
   for (const fs::path& dir : dirs) {
@@ -362,7 +373,14 @@ int RunCriticalPathCommand(const CriticalPathArgs& args, std::ostream& out, std:
     any_invalid = any_invalid || outcome->traces == "invalid";
     ranks.push_back(std::move(outcome));
   }
-  if (!args.json.empty() && !WriteFile(args.json, ResultsJson(root, ranks, tol), err)) return 1;
+  if (!args.json.empty()) {
+    std::string error;
+    json_file.stream() << ResultsJson(root, ranks, tol);
+    if (!json_file.Commit(&error)) {
+      err << "error: " << error << "\n";
+      return 1;
+    }
+  }
 
   out << "Analyzed " << ranks.size() << " rank(s) under " << root.string() << "\n";
   for (const auto& rank : ranks) out << rank->report.summary << "\n";

@@ -17,6 +17,7 @@
 #include "sched_overhead_command.h"
 #include "swimlane_command.h"
 #include "overlap_command.h"
+#include "unsigned_option.h"
 #include "wait_sim_command.h"
 
 namespace depgraph {
@@ -100,7 +101,8 @@ int DepgraphMain(const std::vector<std::string>& args, std::ostream& out, std::o
                       "after the reference and after the sound pass");
   AddGateFlags(check_cmd, &check.gate, "");
   check_cmd->add_option("--max-findings", check.max_findings,
-                        "findings listed per kind, all are counted (default 20; 0 = all)");
+                        "findings listed per kind, all are counted (default 20; 0 = all)")
+      ->check(cli::UnsignedAtMost(SIZE_MAX));
 
   CriticalPathCommand critical_path(&app);
   SwimlaneCommand swimlane(&app);

@@ -54,6 +54,12 @@ bool LoadKernelConfig(const std::string& path, nlohmann::ordered_json* names,
     *err = shown + ": kernel config file not found";
     return false;
   }
+  // python3 would block forever on a FIFO and read /dev/zero until memory runs out.
+  InputFileError refused;
+  if (!CheckRegularInput(path, nullptr, &refused)) {
+    *err = EscapeForMessage(refused.message);
+    return false;
+  }
   char result_path[] = "/tmp/depgraph_kernel_config_XXXXXX";
   const int fd = mkstemp(result_path);
   if (fd < 0) {

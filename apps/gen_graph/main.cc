@@ -13,6 +13,7 @@
 #include "process_memory.h"
 #include "graph_generator.h"
 #include "synthetic_timing.h"
+#include "unsigned_option.h"
 
 namespace {
 
@@ -27,7 +28,8 @@ int GenGraphMain(int argc, char** argv) {
       ->check(CLI::IsMember({"decode", "chain", "wide", "random", "chain_to_last", "hub"}));
   app.add_option("--tasks", options.tasks, "number of tasks[] entries")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1000000000}));
-  app.add_option("--seed", options.seed, "random seed");
+  app.add_option("--seed", options.seed, "random seed")
+      ->check(depgraph::cli::UnsignedAtMost(UINT64_MAX));
   app.add_option("-o,--output", output, "output deps.json")->required();
   app.add_flag("-q,--quiet", quiet, "print nothing on success");
   bool timing = false;

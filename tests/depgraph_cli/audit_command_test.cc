@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -46,6 +47,35 @@ std::string UnplacedOutput() {
 constexpr const char* kGap =
     "1 of 1 output slot cannot be placed (no creator row names them): races on their bytes "
     "cannot be seen";
+
+// Hostile flags pass (round 3): CLI11 read --max-findings -1 as 2^64-1 and 10^30 as 2^64-1
+// (exit 0, every finding listed). A sign, a word or an overflow is now a usage error (exit 2,
+// one error line and the usage hint) for audit and check alike.
+TEST(AuditCommand, MaxFindingsTakesOnlyAnUnsignedInteger) {
+  TempDir dir;
+  const std::string program =
+      testing::SourceDir() + "/data/passes/t01_manual_scope_raw_hazard_is_left_to_user_deps.depir";
+  for (const std::string command : {"audit " + Probe(), "check " + program}) {
+    for (const char* value : {"-1", "1000000000000000000000000000000", "18446744073709551616",
+                              "+5", "1e3", "abc"}) {
+      const CommandResult r = testing::RunCommand(
+          testing::BoundedCommand(testing::CliBinary()) + command + " --max-findings " + value,
+          dir.path());
+      EXPECT_EQ(r.exit_code, 2) << command << " " << value << r.err;
+      EXPECT_EQ(r.out, "") << command << " " << value;
+      EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+      EXPECT_NE(r.err.find("--max-findings"), std::string::npos) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;  // + usage hint
+    }
+    for (const char* value : {"0", "3", "18446744073709551615"}) {
+      const CommandResult r = testing::RunCommand(
+          testing::BoundedCommand(testing::CliBinary()) + command + " --max-findings " + value,
+          dir.path());
+      EXPECT_NE(r.exit_code, 2) << command << " " << value << r.err;
+      EXPECT_NE(r.exit_code, 1) << command << " " << value << r.err;
+    }
+  }
+}
 
 TEST(AuditCommandGate, AnEmptyCaptureIsAnErrorUnlessAllowed) {
   TempDir dir;

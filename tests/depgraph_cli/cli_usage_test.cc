@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "depgraph_cli.h"
+#include "unsigned_option.h"
 
 namespace depgraph {
 namespace {
@@ -42,6 +43,26 @@ TEST(CliUsage, UsageErrorsNameWhatTheUserMeant) {
   EXPECT_EQ(err, "error: audit: unexpected argument 'extra'\nRun with --help for usage.\n");
   EXPECT_EQ(Depgraph({}, &out, &err), 2);
   EXPECT_EQ(err, "error: a subcommand is required\nRun with --help for usage.\n");
+}
+
+// Hostile flags pass (round 3): CLI11 turns "-1" into 2^64-1 and saturates 10^30 for 64-bit
+// unsigned targets (gen_graph --seed, --max-findings); UnsignedAtMost refuses both.
+TEST(CliUsage, UnsignedAtMostRefusesSignsWordsAndOverflow) {
+  EXPECT_EQ(cli::UnsignedAtMostError("0", 10), "");
+  EXPECT_EQ(cli::UnsignedAtMostError("10", 10), "");
+  EXPECT_EQ(cli::UnsignedAtMostError("18446744073709551615", UINT64_MAX), "");
+  EXPECT_EQ(cli::UnsignedAtMostError("11", 10), "Value 11 is not an integer in 0 to 10");
+  for (const char* bad : {"", "-1", "+1", " 1", "1e3", "abc", "0x10", "18446744073709551616",
+                          "1000000000000000000000000000000"}) {
+    EXPECT_NE(cli::UnsignedAtMostError(bad, UINT64_MAX), "") << bad;
+  }
+  CLI::App app;
+  uint64_t seed = 7;
+  app.add_option("--seed", seed)->check(cli::UnsignedAtMost(UINT64_MAX));
+  EXPECT_THROW(app.parse(std::vector<std::string>{"-1", "--seed"}), CLI::ValidationError);
+  EXPECT_EQ(seed, 7u);
+  app.parse(std::vector<std::string>{"42", "--seed"});  // CLI11 takes the vector reversed
+  EXPECT_EQ(seed, 42u);
 }
 
 TEST(CliUsage, VersionFlag) {

@@ -269,6 +269,26 @@ TEST_F(CriticalPathCommand, OutputsThatAreInputsAreRefused) {
   EXPECT_TRUE(fs::exists(root_ / "out.json"));
 }
 
+// Hostile flags pass (round 3): a --json FILE that cannot be written (a missing directory, a
+// directory, a FIFO, under a regular file) is refused before any rank's report or trace is
+// written: exit 1, one line, nothing written.
+TEST_F(CriticalPathCommand, UnwritableJsonWritesNothing) {
+  MakeRank(root_ / "r0");
+  fs::create_directories(root_ / "adir");
+  ASSERT_EQ(mkfifo((root_ / "fifo").c_str(), 0600), 0);
+  WriteFile((root_ / "afile").string(), "x");
+  for (const char* args : {"r0 --json missing/out.json", "r0 --json adir", "r0 --json fifo",
+                           "r0 --json afile/out.json"}) {
+    const CommandResult r = Run(args);
+    EXPECT_EQ(r.exit_code, 1) << args << r.err;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << r.err;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << args << r.err;
+    EXPECT_FALSE(fs::exists(root_ / "r0" / "critical_path_report.md")) << args;
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(root_ / "r0"), fs::directory_iterator()), 3);
+}
+
 TEST_F(CriticalPathCommand, OnGenGraphSyntheticTiming) {
   // gen_graph sits beside the depgraph binary's directory (build/apps/gen_graph).
   const fs::path gen_graph =

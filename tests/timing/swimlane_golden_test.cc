@@ -5,6 +5,7 @@
 // the reference's; stderr too when the run succeeds (warnings), except the reason a JSON
 // parser gives for a deps.json that is not JSON. A failing run must leave no trace behind.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -186,6 +187,29 @@ TEST(SwimlaneGoldenCorpus, EveryRecordsFileOfTheTimingCasesIsReplayed) {
   size_t timing = 0;
   for (const auto& [name, run] : runs) timing += name.rfind("timing_", 0) == 0 && run == "plain";
   EXPECT_EQ(timing, 17u);  // 11 cases of data/timing: multi_rank_l2 holds 2 ranks, viewer_sidecar 5
+}
+
+// Hostile flags pass (round 3): `-k` naming a FIFO blocked python3 forever (a device: read
+// until memory ran out). A kernel config that is not a regular file is refused before python3
+// starts: exit 1, one line naming it, no trace written.
+TEST(SwimlaneKernelConfig, NotARegularFileIsRefused) {
+  testing::TempDir scratch;
+  const fs::path root = fs::canonical(scratch.path());
+  const fs::path records = fs::path(testing::SourceDir()) / "data" / "timing" /
+                           "pa_small1_basic" / "chip_swimlane_records.json";
+  fs::copy_file(records, root / "chip_swimlane_records.json");
+  ASSERT_EQ(mkfifo((root / "fifo.py").c_str(), 0600), 0);
+  fs::create_directory(root / "adir.py");
+  for (const std::string config : {"fifo.py", "adir.py", "/dev/zero"}) {
+    const testing::CommandResult r = testing::RunCommand(
+        testing::BoundedCommand(testing::CliBinary()) + " swimlane chip_swimlane_records.json -k " +
+            config,
+        root.string());
+    EXPECT_EQ(r.exit_code, 1) << config << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << config << r.err;
+    EXPECT_EQ(r.err.rfind("error: " + config + ": is a", 0), 0u) << config << r.err;
+    EXPECT_FALSE(fs::exists(root / "merged_swimlane.json")) << config;
+  }
 }
 
 }  // namespace
