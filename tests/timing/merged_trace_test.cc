@@ -213,5 +213,32 @@ TEST(MergedTraceStream, SeveralOutputsInOnePassEqualSingleRewrites) {
   EXPECT_NE(a.str(), b.str());
 }
 
+// A trace already in the rewrite's form (as the swimlane tools write it) is copied, renamed
+// bars spliced around their name, and gives the bytes the DOM path gives.
+TEST(MergedTraceStream, VerbatimEventsGiveWhatTheDomPathGives) {
+  const std::string compact = R"j({"traceEvents": [
+    {"name": "A(t9)", "ph": "X", "pid": 4, "ts": 1.25, "args": {"taskId": 9, "x": [1, 2.5]}},
+    {"ph": "X", "name": "A(t10)", "pid": 4.0, "args": {"taskId": "10"}, "tid": 3},
+    {"name": "A(t11)", "ph": "X", "pid": 4, "args": {"taskId": 8589934596}},
+    {"name": "e\t\u00b7", "ph": "X", "pid": 4, "args": {"taskId": 12}},
+    {"ph": "X", "pid": 4, "args": {"taskId": 13}},
+    {"name": "s", "ph": "s", "pid": 4, "id": 1, "ts": 0.0}
+  ], "displayTimeUnit": "ns"})j";
+  // Its kept rewrite is in the canonical form; load that and rewrite it again.
+  const std::string canonical = Rewrite(Load(compact), {"9", "10", "8589934596", "12", "13"});
+  const MergedTrace trace = Load(canonical);
+  ASSERT_EQ(trace.events.size(), 6u);
+  // Verbatim: all but the name with an escape (event 3) and the bar without a name (event 4).
+  for (size_t i : {0u, 1u, 2u, 5u}) EXPECT_TRUE(trace.events[i].verbatim) << i;
+  for (size_t i : {3u, 4u}) EXPECT_FALSE(trace.events[i].verbatim) << i;
+  EXPECT_EQ(trace.bar_keys,
+            (std::unordered_set<std::string>{"9", "10", "8589934596", "12", "13"}));
+  for (const std::unordered_set<std::string>& critical :
+       std::vector<std::unordered_set<std::string>>{{}, {"10"}, {"9", "12", "13"}}) {
+    EXPECT_EQ(Rewrite(trace, critical), Rewrite(Load(compact), critical));
+  }
+  EXPECT_NE(Rewrite(trace, {}).find("\"name\": \"\xC2\xB7(r2t4)\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace depgraph
