@@ -3,12 +3,14 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 
 #include "cli_inputs.h"
 #include "cli_output.h"
 #include "depgraph/graph/task_label.h"
 #include "depgraph/internal/message_quote.h"
+#include "depgraph/support/atomic_file.h"
 #include "depgraph/support/input_file.h"
 #include "depgraph/support/json_writer.h"
 #include "depgraph/timing/schedule_simulation.h"
@@ -363,11 +365,11 @@ bool BuildMachine(const SimulateArgs& args, const MachineDescription& desc, bool
 }
 
 bool Simulate(const DepGraph& graph, const MachineModel& machine, const TaskWork& work,
-              const std::vector<uint8_t>* keep, bool runs, SimulationResult* result,
+              const std::vector<uint8_t>* keep, CoreRunSink* runs, SimulationResult* result,
               const std::string& input, std::ostream& err) {
   SimulationOptions options;
   options.keep = keep;
-  options.record_runs = runs;
+  options.run_sink = runs;
   std::string error;
   if (!SimulateSchedule(graph, machine, work, options, result, &error)) {
     return Fail(err, input + ": " + error);
@@ -538,8 +540,17 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
     return Error(err, args.input + ": " + error);
   }
 
+  // The trace is written while the baseline runs (no list of every run is kept) and committed
+  // only once every scenario has succeeded.
+  AtomicFile trace_file;
+  std::unique_ptr<ScheduleTraceStream> trace;
+  if (!args.trace.empty()) {
+    if (!trace_file.Open(args.trace, &error)) return Error(err, error);
+    trace = std::make_unique<ScheduleTraceStream>(graph, labels, rep.machine, rep.freq_hz,
+                                                  trace_file.stream());
+  }
   rep.scenarios.push_back(Scenario{.name = "baseline"});
-  if (!Simulate(graph, rep.machine, work, nullptr, !args.trace.empty(), &rep.scenarios[0].result,
+  if (!Simulate(graph, rep.machine, work, nullptr, trace.get(), &rep.scenarios[0].result,
                 args.input, err)) {
     return 1;
   }
@@ -561,7 +572,9 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
       keep = KeepWithoutFalseEdges(graph, rep.serialization.findings);
     }
     Scenario sc{.name = q};
-    if (!Simulate(graph, rep.machine, work, &keep, false, &sc.result, args.input, err)) return 1;
+    if (!Simulate(graph, rep.machine, work, &keep, nullptr, &sc.result, args.input, err)) {
+      return 1;
+    }
     // Counted as the baseline counts: honoured dependencies between simulated tasks.
     sc.dropped = rep.scenarios[0].result.edges - sc.result.edges;
     sc.ready_earlier = ReadyEarlier(rep.scenarios[0].result, sc.result);
@@ -572,7 +585,7 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
     if (aic >= 0) m.aic = static_cast<uint32_t>(aic);
     if (aiv >= 0) m.aiv = static_cast<uint32_t>(aiv);
     Scenario sc{.name = "cores", .dropped = 0, .aic = m.aic, .aiv = m.aiv};
-    if (!Simulate(graph, m, work, nullptr, false, &sc.result, args.input, err)) return 1;
+    if (!Simulate(graph, m, work, nullptr, nullptr, &sc.result, args.input, err)) return 1;
     rep.scenarios.push_back(std::move(sc));
   }
   if (rep.audited && !RankFalseEdges(graph, rep.machine, work, rep.serialization.findings,
@@ -581,12 +594,9 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
     return Error(err, args.input + ": " + error);
   }
 
-  if (!args.trace.empty()) {
-    const ScheduleTraceInput trace{graph, labels, rep.machine, rep.scenarios[0].result,
-                                   rep.freq_hz};
-    if (!WriteReportFile(args.trace, err, [&](std::ostream& s) { WriteScheduleTrace(trace, s); })) {
-      return 1;
-    }
+  if (trace != nullptr) {
+    trace->Finish(rep.scenarios[0].result);
+    if (!trace_file.Commit(&error)) return Error(err, error);
   }
   auto render = [&](std::ostream& s) { args.json ? WriteJson(rep, s) : WriteText(rep, s); };
   if (args.output.empty()) {

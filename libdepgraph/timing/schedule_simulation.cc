@@ -337,8 +337,10 @@ bool SimulateSchedule(const DepGraph& graph, const MachineModel& machine, const 
           ((core < machine.aic) ? aic_pool : aiv_pool).Touch(core);
           last_end = std::max(last_end, end);
           ++r.core_runs;
-          if (options.record_runs) {
-            r.runs.push_back(CoreRun{t, static_cast<uint32_t>(b), core, d, dispatch, start, end});
+          if (options.record_runs || options.run_sink != nullptr) {
+            const CoreRun core_run{t, static_cast<uint32_t>(b), core, d, dispatch, start, end};
+            if (options.record_runs) r.runs.push_back(core_run);
+            if (options.run_sink != nullptr) options.run_sink->OnRun(core_run, timing.ready);
           }
         }
         first_start = std::min(first_start, start);

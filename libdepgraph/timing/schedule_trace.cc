@@ -7,21 +7,22 @@
 
 namespace depgraph {
 
-namespace {
-
-class TraceWriter {
+/// Formats the trace's events into a buffer flushed to the stream every 64 KiB.
+class ScheduleTraceStream::Writer {
  public:
-  TraceWriter(const ScheduleTraceInput& input, std::ostream& out) : in_(input), out_(out) {}
+  Writer(const DepGraph& graph, const std::vector<TaskLabel>& labels, const MachineModel& machine,
+         int64_t freq_hz, std::ostream& out)
+      : graph_(graph), labels_(labels), machine_(machine), freq_hz_(freq_hz), out_(out) {}
 
   // Microseconds from base, three decimals (nanoseconds at up to 1 GHz).
   void Time(int64_t ticks) {
-    const double t = static_cast<double>(ticks - in_.machine.base);
-    const double us = in_.freq_hz > 0 ? t / static_cast<double>(in_.freq_hz) * 1e6 : t;
+    const double t = static_cast<double>(ticks - machine_.base);
+    const double us = freq_hz_ > 0 ? t / static_cast<double>(freq_hz_) * 1e6 : t;
     Number(us);
   }
   void Duration(int64_t ticks) {
     const double t = static_cast<double>(ticks);
-    Number(in_.freq_hz > 0 ? t / static_cast<double>(in_.freq_hz) * 1e6 : t);
+    Number(freq_hz_ > 0 ? t / static_cast<double>(freq_hz_) * 1e6 : t);
   }
   void Number(double value) {
     char buf[40];
@@ -62,6 +63,8 @@ class TraceWriter {
     Flush(false);
   }
   void Raw(const std::string& text) { buf_ += text; }
+  const DepGraph& graph() const { return graph_; }
+  const MachineModel& machine() const { return machine_; }
   void Flush(bool all) {
     if (all || buf_.size() > (1u << 16)) {
       out_ << buf_;
@@ -69,11 +72,11 @@ class TraceWriter {
     }
   }
   std::string TaskName(uint32_t t) const {
-    const Task& task = in_.graph.tasks[t];
+    const Task& task = graph_.tasks[t];
     const std::string id = FormatTaskId(task.id, display_);
-    const int64_t node = in_.graph.FindNode(task.id);
-    if (node >= 0 && !in_.labels[node].func_name.empty()) {
-      return in_.labels[node].func_name + "(" + id + ")";
+    const int64_t node = graph_.FindNode(task.id);
+    if (node >= 0 && !labels_[node].func_name.empty()) {
+      return labels_[node].func_name + "(" + id + ")";
     }
     return (task.HasActiveKernel() ? "task(" : "dummy(") + id + ")";
   }
@@ -86,50 +89,72 @@ class TraceWriter {
   }
 
  private:
-  const ScheduleTraceInput& in_;
+  const DepGraph& graph_;
+  const std::vector<TaskLabel>& labels_;
+  const MachineModel& machine_;
+  int64_t freq_hz_;
   std::ostream& out_;
   std::string buf_;
   bool first_ = true;
-  IdDisplay display_ = in_.graph.Display();
+  IdDisplay display_ = graph_.Display();
 };
 
-}  // namespace
-
-void WriteScheduleTrace(const ScheduleTraceInput& input, std::ostream& out) {
-  TraceWriter w(input, out);
-  const MachineModel& m = input.machine;
+ScheduleTraceStream::ScheduleTraceStream(const DepGraph& graph,
+                                         const std::vector<TaskLabel>& labels,
+                                         const MachineModel& machine, int64_t freq_hz,
+                                         std::ostream& out)
+    : writer_(std::make_unique<Writer>(graph, labels, machine, freq_hz, out)) {
+  Writer& w = *writer_;
   w.Raw("{\"traceEvents\": [");
   w.Meta("process_name", 0, "depgraph simulate", -1);
   w.Meta("thread_name", 0, "scheduler", 0);
-  for (uint32_t c = 0; c < m.aic + m.aiv; ++c) {
-    const std::string name = (c < m.aic ? "AIC_" : "AIV_") + std::to_string(c);
+  for (uint32_t c = 0; c < machine.aic + machine.aiv; ++c) {
+    const std::string name = (c < machine.aic ? "AIC_" : "AIV_") + std::to_string(c);
     w.Meta("thread_name", static_cast<int>(c) + 1, name, c + 1);
   }
-  const SimulationResult& r = input.result;
-  for (size_t i = 0; i < r.runs.size(); ++i) {
-    const CoreRun& run = r.runs[i];
-    const std::string name = w.TaskName(run.task);
-    const std::string args = "{\"task\": " + JsonId(input.graph.tasks[run.task].id) +
-                             ", \"block\": " + std::to_string(run.block) +
-                             ", \"ready_us\": " + w.TimeArg(r.tasks[run.task].ready) +
-                             ", \"dispatch_us\": " + w.TimeArg(run.dispatch) + "}";
-    const bool block_start =
-        i == 0 || r.runs[i - 1].task != run.task || r.runs[i - 1].block != run.block;
-    if (block_start && m.dispatch > 0) {
-      w.Slice(0, "dispatch " + name, "scheduler", run.decided, m.dispatch, args);
-    }
-    w.Slice(static_cast<int>(run.core) + 1, name, "kernel", run.start, run.end - run.start, args);
+}
+
+ScheduleTraceStream::~ScheduleTraceStream() = default;
+
+void ScheduleTraceStream::OnRun(const CoreRun& run, int64_t ready) {
+  Writer& w = *writer_;
+  const std::string name = w.TaskName(run.task);
+  const std::string args = "{\"task\": " + JsonId(w.graph().tasks[run.task].id) +
+                           ", \"block\": " + std::to_string(run.block) +
+                           ", \"ready_us\": " + w.TimeArg(ready) +
+                           ", \"dispatch_us\": " + w.TimeArg(run.dispatch) + "}";
+  const bool block_start = !any_run_ || last_task_ != run.task || last_block_ != run.block;
+  any_run_ = true;
+  last_task_ = run.task;
+  last_block_ = run.block;
+  const int64_t dispatch = w.machine().dispatch;
+  if (block_start && dispatch > 0) {
+    w.Slice(0, "dispatch " + name, "scheduler", run.decided, dispatch, args);
   }
-  if (m.dummy_cost > 0) {
-    for (uint32_t t = 0; t < input.graph.tasks.size(); ++t) {
-      const SimulatedTask& s = r.tasks[t];
-      if (s.start < 0 || input.graph.tasks[t].HasActiveKernel()) continue;
-      w.Slice(0, w.TaskName(t), "scheduler", s.start, m.dummy_cost,
-              "{\"task\": " + JsonId(input.graph.tasks[t].id) + "}");
+  w.Slice(static_cast<int>(run.core) + 1, name, "kernel", run.start, run.end - run.start, args);
+}
+
+void ScheduleTraceStream::Finish(const SimulationResult& result) {
+  Writer& w = *writer_;
+  const DepGraph& graph = w.graph();
+  if (w.machine().dummy_cost > 0) {
+    for (uint32_t t = 0; t < graph.tasks.size(); ++t) {
+      const SimulatedTask& s = result.tasks[t];
+      if (s.start < 0 || graph.tasks[t].HasActiveKernel()) continue;
+      w.Slice(0, w.TaskName(t), "scheduler", s.start, w.machine().dummy_cost,
+              "{\"task\": " + JsonId(graph.tasks[t].id) + "}");
     }
   }
   w.Raw("\n], \"displayTimeUnit\": \"ns\"}\n");
   w.Flush(true);
+}
+
+void WriteScheduleTrace(const ScheduleTraceInput& input, std::ostream& out) {
+  ScheduleTraceStream stream(input.graph, input.labels, input.machine, input.freq_hz, out);
+  for (const CoreRun& run : input.result.runs) {
+    stream.OnRun(run, input.result.tasks[run.task].ready);
+  }
+  stream.Finish(input.result);
 }
 
 }  // namespace depgraph

@@ -78,6 +78,17 @@ TEST(ScheduleTrace, ExactEventsOfASmallSchedule) {
       "\n], \"displayTimeUnit\": \"ns\"}\n";
   EXPECT_EQ(out.str(), expected);
   EXPECT_TRUE(nlohmann::json::accept(out.str()));
+
+  // Issue 26: streamed while the simulation runs (no run kept), the same bytes.
+  SimulationOptions streaming;
+  std::ostringstream streamed;
+  ScheduleTraceStream stream(g, labels, m, 1000000, streamed);
+  streaming.run_sink = &stream;
+  SimulationResult streamed_result;
+  ASSERT_TRUE(SimulateSchedule(g, m, work, streaming, &streamed_result, &err)) << err;
+  stream.Finish(streamed_result);
+  EXPECT_TRUE(streamed_result.runs.empty());
+  EXPECT_EQ(streamed.str(), expected);
 }
 
 }  // namespace

@@ -64,12 +64,26 @@ struct TaskWork {
 /// in the blocks, so a task beyond this is an error rather than an unbounded run.
 inline constexpr int64_t kMaxSimulatedBlocksPerTask = int64_t{1} << 20;
 
+struct CoreRun;
+
+/// Receives each core run as SimulateSchedule decides it, in dispatch order (the order of
+/// SimulationResult::runs), with its task's ready time: a consumer such as the trace writer
+/// then needs no list of every run (bounded memory on million-task graphs).
+class CoreRunSink {
+ public:
+  virtual ~CoreRunSink() = default;
+  /// One run; `ready` is SimulatedTask::ready of run.task. Called O(1) times per run.
+  virtual void OnRun(const CoreRun& run, int64_t ready) = 0;
+};
+
 /// What SimulateSchedule does besides the makespan.
 struct SimulationOptions {
   /// Per pair of the graph: 0 drops it from the simulated graph (empty: keep every pair).
   const std::vector<uint8_t>* keep = nullptr;
   /// Keep every core run (for a trace): 48 bytes per run.
   bool record_runs = false;
+  /// Also hand each core run to this sink as it is decided (nullptr: none).
+  CoreRunSink* run_sink = nullptr;
 };
 
 /// One kernel run on one core.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <vector>
 
@@ -19,6 +20,28 @@ struct ScheduleTraceInput {
   const MachineModel& machine;
   const SimulationResult& result;  ///< simulated with record_runs
   int64_t freq_hz = 0;             ///< ticks per second; 0: one tick is shown as 1 us
+};
+
+/// Writes the trace while the simulation runs, so no run is kept: pass it as
+/// SimulationOptions::run_sink, then call Finish with the result. The bytes are those
+/// WriteScheduleTrace writes. Memory O(1) beyond the output stream's buffer.
+class ScheduleTraceStream : public CoreRunSink {
+ public:
+  /// Writes the header and the lanes' names. `graph`, `labels` and `machine` must outlive it.
+  ScheduleTraceStream(const DepGraph& graph, const std::vector<TaskLabel>& labels,
+                      const MachineModel& machine, int64_t freq_hz, std::ostream& out);
+  ~ScheduleTraceStream() override;
+  /// A kernel slice on the run's core, and a dispatch slice on the scheduler lane for the
+  /// first run of each block. O(1).
+  void OnRun(const CoreRun& run, int64_t ready) override;
+  /// The slices of tasks without kernels and the closing bracket. O(tasks).
+  void Finish(const SimulationResult& result);
+
+ private:
+  class Writer;
+  std::unique_ptr<Writer> writer_;
+  bool any_run_ = false;
+  uint32_t last_task_ = 0, last_block_ = 0;
 };
 
 /// Writes `{"traceEvents": [...], "displayTimeUnit": "ns"}`: process 1 "depgraph simulate",
