@@ -1,6 +1,6 @@
 #include "depgraph/timing/schedule_trace.h"
 
-#include <cstdio>
+#include <charconv>
 #include <string>
 
 #include "depgraph/support/json_writer.h"
@@ -24,10 +24,12 @@ class ScheduleTraceStream::Writer {
     const double t = static_cast<double>(ticks);
     Number(freq_hz_ > 0 ? t / static_cast<double>(freq_hz_) * 1e6 : t);
   }
+  // As printf("%.3f") writes it (to_chars with a precision is specified to match), without
+  // printf's multi-precision path: a third of the trace's cost before.
   void Number(double value) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.3f", value);
-    buf_ += buf;
+    char buf[400];  // room for any double in fixed notation
+    const auto result = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, 3);
+    buf_.append(buf, result.ptr);
   }
   void Begin() {
     buf_ += first_ ? "\n" : ",\n";
