@@ -5,6 +5,7 @@
 
 #include "depgraph/audit/diff_gate.h"
 #include "depgraph/audit/race_audit.h"
+#include "depgraph/graph/task_label.h"
 
 namespace depgraph {
 
@@ -39,13 +40,7 @@ std::string Plural(uint64_t n, const char* one, const char* many) {
 
 std::string CheckKernelName(const DepGraph& graph, const std::map<int32_t, std::string>& names,
                             uint32_t task_index) {
-  const Task& task = graph.tasks[task_index];
-  for (int64_t id : task.kernel_ids) {
-    if (id < 0) continue;
-    auto it = names.find(static_cast<int32_t>(id));
-    return it == names.end() ? "f" + std::to_string(id) : it->second;
-  }
-  return "dummy";
+  return FirstKernelName(graph.tasks[task_index], names);
 }
 
 GateReport CheckGateReport(const CompileCheck& check, const std::map<int32_t, std::string>& names,

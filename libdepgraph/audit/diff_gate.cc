@@ -1,10 +1,11 @@
 #include "depgraph/audit/diff_gate.h"
-#include "depgraph/support/printable_text.h"
 
 #include <string>
 
 #include "depgraph/audit/audit_summary.h"
 #include "depgraph/graph/graph_query.h"
+#include "depgraph/graph/task_label.h"
+#include "depgraph/support/printable_text.h"
 
 namespace depgraph {
 
@@ -35,13 +36,7 @@ class GraphSide {
       task.kernel = labels_[n].func_name;
     } else if (const depgraph::Task* record = graph_.TaskOfNode(n)) {
       // Without a name map: the first active kernel slot, as `depgraph check` names it.
-      task.kernel = "dummy";
-      for (int64_t kernel : record->kernel_ids) {
-        if (kernel >= 0) {
-          task.kernel = "f" + std::to_string(kernel);
-          break;
-        }
-      }
+      task.kernel = FirstKernelName(*record, {});
     } else {
       task.kernel = "alloc";
     }
@@ -199,20 +194,14 @@ GateReport DiffGateReport(const DiffGateInput& input) {
                 EdgeClause(f, "B") + "; no path of A orders them (lost parallelism)";
     report.findings.push_back(std::move(f));
   }
-  // Only-in edges the other graph implies: the not-implied list is a subsequence of the
-  // only-in list (same order), so one walk skips it.
+  // Only-in edges the other graph implies: all counted, the first max_implied described.
   uint64_t implied_total = 0;
   auto implied = [&](const std::vector<DiffPair>& only, const std::vector<DiffPair>& not_implied,
                      const GraphSide& own, const GraphSide& other, bool own_is_a) {
-    size_t next = 0, kept = 0;
-    for (const DiffPair& p : only) {
-      if (next < not_implied.size() && not_implied[next].a_pred == p.a_pred &&
-          not_implied[next].a_succ == p.a_succ) {
-        ++next;
-        continue;
-      }
+    size_t kept = 0;
+    ForEachImpliedEdge(only, not_implied, [&](const DiffPair& p) {
       ++implied_total;
-      if (kept == input.max_implied) continue;
+      if (kept == input.max_implied) return true;
       ++kept;
       GateFinding f;
       f.rule = kEdgeImplied;
@@ -225,7 +214,8 @@ GateReport DiffGateReport(const DiffGateInput& input) {
                   EdgeClause(f, own.name()) + " is not an edge of " + other.name() +
                   ", whose path " + PathText(f.path) + " keeps the order";
       report.findings.push_back(std::move(f));
-    }
+      return true;
+    });
   };
   implied(d.edges_only_in_a, d.orderings_lost, a, b, true);
   implied(d.edges_only_in_b, d.orderings_added, b, a, false);

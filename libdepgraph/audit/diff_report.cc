@@ -105,24 +105,19 @@ void WriteDiffText(const DiffReportInput& input, std::ostream& out) {
   } else {
     list(d.orderings_added, SIZE_MAX, all);
   }
-  // Only-in edges whose order the other graph still implies through a longer path. The
-  // not-implied list is a subsequence of the only-in list (same order), so one walk skips it.
+  // Only-in edges whose order the other graph still implies through a longer path.
   auto implied = [&](const std::vector<DiffPair>& only, const std::vector<DiffPair>& not_implied,
                      const char* title) {
     const size_t count = only.size() - not_implied.size();
     if (count == 0) return;
     buf += std::string(title) + std::to_string(count) + "\n";
-    size_t next = 0, shown = 0;
-    for (const DiffPair& p : only) {
-      if (next < not_implied.size() && not_implied[next].a_pred == p.a_pred &&
-          not_implied[next].a_succ == p.a_succ) {
-        ++next;
-        continue;
-      }
-      if (shown++ == kTextListLimit) break;
+    size_t shown = 0;
+    ForEachImpliedEdge(only, not_implied, [&](const DiffPair& p) {
+      if (shown++ == kTextListLimit) return false;
       buf += "  - " + pair_text(p) + "\n";
       Flush(buf, out);
-    }
+      return true;
+    });
     if (count > kTextListLimit) {
       buf += "  ... " + std::to_string(count - kTextListLimit) + " more (see --json)\n";
     }

@@ -67,4 +67,13 @@ void NameKernelsById(const DepGraph& graph, std::vector<TaskLabel>* labels) {
   }
 }
 
+std::string FirstKernelName(const Task& task, const std::map<int32_t, std::string>& names) {
+  for (int64_t id : task.kernel_ids) {
+    if (id < 0) continue;
+    auto it = names.find(static_cast<int32_t>(id));
+    return it == names.end() ? "f" + std::to_string(id) : it->second;
+  }
+  return "dummy";
+}
+
 }  // namespace depgraph

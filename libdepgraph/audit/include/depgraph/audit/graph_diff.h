@@ -33,6 +33,24 @@ struct DiffPair {
   bool pred_is_alloc = false;
 };
 
+/// Calls visit(pair) for each edge of `only` that `not_implied` does not hold, in order: the
+/// edges one graph alone has whose order the other still implies through a path
+/// (`not_implied`, e.g. orderings_lost for edges_only_in_a, is a subsequence of `only`, so one
+/// walk skips it). `visit` returns false to stop. O(|only|).
+template <typename Visit>
+void ForEachImpliedEdge(const std::vector<DiffPair>& only,
+                        const std::vector<DiffPair>& not_implied, Visit&& visit) {
+  size_t next = 0;
+  for (const DiffPair& p : only) {
+    if (next < not_implied.size() && not_implied[next].a_pred == p.a_pred &&
+        not_implied[next].a_succ == p.a_succ) {
+      ++next;
+      continue;
+    }
+    if (!visit(p)) return;
+  }
+}
+
 /// The comparison of graph A (reference) with graph B.
 struct GraphDiff {
   uint64_t tasks_a = 0;  ///< tasks[] entries plus allocation nodes of A

@@ -1,6 +1,8 @@
 // Per-node labels: kind, kernel names and core type, derived from kernel ids and a name map.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,11 @@ std::vector<TaskLabel> ResolveTaskLabels(const DepGraph& graph, const NameMap& n
 /// a slot that `names` does not name shows as f{id} (so with an empty map: "f3 + f5"). "" for
 /// a task without an active kernel. O(slots x log names).
 std::string KernelSlotNames(const Task& task, const NameMap& names);
+
+/// The name the gates' verdict lines give a task: its first active kernel slot's name in
+/// `names` (kernel id -> name), f{id} when `names` lacks it, "dummy" for a task without an active
+/// kernel. O(slots x log names).
+std::string FirstKernelName(const Task& task, const std::map<int32_t, std::string>& names);
 
 /// The kernel name a viewer shows for node `node`: its label's func_name, or, for a submit task
 /// without one (no name map), its kernel slots as f{id} (KernelSlotNames with an empty map), the
