@@ -124,10 +124,7 @@ GateReport CheckGateReport(const CompileCheck& check, const std::map<int32_t, st
       options.warnings_as_errors ? GateLevel::kError : GateLevel::kWarning;
   // An added edge between two tasks the runtime's graph races on is a fix, not lost
   // parallelism: the pair touches the same bytes and the runtime left it unordered.
-  std::set<std::pair<uint32_t, uint32_t>> runtime_races;
-  for (const Race& race : check.runtime_audit.races.races) {
-    runtime_races.insert({race.first.task, race.second.task});
-  }
+  const std::set<std::pair<uint32_t, uint32_t>>& runtime_races = check.runtime_race_pairs;
   auto races_in_runtime = [&](TaskId pred, TaskId succ) {
     const Task* p = runtime.FindTask(pred);
     const Task* s = runtime.FindTask(succ);

@@ -121,13 +121,12 @@ CompileCheckStatus CheckCompiledProgram(const passes::Program& original,
                              check->compiled_graph, check->compiled_trace.creates);
   // Hazards by task pair only: a rewrite (InOut -> OutputExisting) can turn the runtime's RAW
   // race of a pair into a WAW one without adding a hazard.
-  std::set<std::pair<uint32_t, uint32_t>> runtime_races;
   for (const Race& race : check->runtime_audit.races.races) {
-    runtime_races.insert({race.first.task, race.second.task});
+    check->runtime_race_pairs.insert({race.first.task, race.second.task});
   }
   const std::vector<Race>& races = check->compiled_audit.races.races;
   for (size_t i = 0; i < races.size(); ++i) {
-    if (!runtime_races.count({races[i].first.task, races[i].second.task})) {
+    if (!check->runtime_race_pairs.count({races[i].first.task, races[i].second.task})) {
       check->new_hazards.push_back(i);
     }
   }

@@ -5,8 +5,10 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "depgraph/audit/audit.h"
@@ -70,6 +72,9 @@ struct CompileCheck {
   /// Races of the compiled graph (index into compiled_audit.races.races) whose task pair the
   /// runtime graph does not race on.
   std::vector<size_t> new_hazards;
+  /// Task pairs (indices into the runtime graph's tasks[], first < second as the audit lists
+  /// them) the runtime graph races on: hazards compare by pair only.
+  std::set<std::pair<uint32_t, uint32_t>> runtime_race_pairs;
   AuditResult runtime_audit;
   AuditResult compiled_audit;
   /// Orderings, retentions and hazards together: 0 means the compiled program keeps every
