@@ -143,7 +143,10 @@ MergedTraceStatus LoadMergedTrace(const std::string& path, MergedTrace* trace, s
 
 MergedTraceStatus LoadMergedTraceText(std::string_view text, MergedTrace* trace, std::string* err) {
   *trace = MergedTrace();
-  if (!ParseJsonDocument(text, &trace->doc, err)) return MergedTraceStatus::kInvalid;
+  if (!ParseJsonDocument(text, &trace->doc, err)) {
+    *trace = MergedTrace();  // the parser may have built part of the document
+    return MergedTraceStatus::kInvalid;
+  }
   const MergedTraceStatus status = Check(trace, err);
   if (status != MergedTraceStatus::kOk) *trace = MergedTrace();
   return status;

@@ -159,5 +159,19 @@ TEST(MergedTrace, SerialisesLikePythonJsonDumps) {
   EXPECT_EQ(Rewrite(Load(R"({"traceEvents": []})"), {}), "{\n  \"traceEvents\": []\n}\n");
 }
 
+// Found by the timing_inputs fuzzer: a syntax error left the part of the document parsed before
+// it in the trace.
+TEST(MergedTrace, ASyntaxErrorLeavesTheTraceEmpty) {
+  MergedTrace trace;
+  std::string err;
+  for (const char* text :
+       {"{", R"({"traceEvents": [{"ph": "X", "pid": 4, "args": {"taskId": 1}},)"}) {
+    EXPECT_EQ(LoadMergedTraceText(text, &trace, &err), MergedTraceStatus::kInvalid) << text;
+    EXPECT_EQ(err.rfind("line 1:", 0), 0u) << err;
+    EXPECT_TRUE(trace.doc.is_null()) << text;
+    EXPECT_TRUE(trace.bar_keys.empty()) << text;
+  }
+}
+
 }  // namespace
 }  // namespace depgraph

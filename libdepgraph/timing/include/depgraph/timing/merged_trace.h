@@ -28,7 +28,7 @@ enum class MergedTraceStatus {
 /// Reads the trace at `path` and checks its top level (an object whose `traceEvents` is an
 /// array of objects, or such an array itself) and its events. On kInvalid / kFatal, *err holds
 /// the message (for kInvalid the reference's "merged swimlane JSON must contain a traceEvents
-/// list", or our parser's "line L:column C: ..." for a syntax error).
+/// list", or our parser's "line L:column C: ..." for a syntax error) and *trace is left empty.
 /// Cost: O(file) time; the DOM's memory (about ten times the file).
 MergedTraceStatus LoadMergedTrace(const std::string& path, MergedTrace* trace, std::string* err);
 /// Same for an in-memory document.
