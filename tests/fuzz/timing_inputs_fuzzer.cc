@@ -18,6 +18,7 @@
 #include "depgraph/graph/graph.h"
 #include "depgraph/graph/load_deps.h"
 #include "depgraph/graph/name_map.h"
+#include "depgraph/timing/critical_path.h"
 #include "depgraph/timing/merged_trace.h"
 #include "depgraph/timing/schedule_simulation.h"
 #include "depgraph/timing/simulation_inputs.h"
@@ -127,6 +128,36 @@ void TimeAndSimulate(const DurationTable& overrides, const std::vector<RecordedR
   for (int64_t busy : result.core_busy) Require(busy >= 0, "core busy time is non-negative");
 }
 
+/// The critical path of the records with every task depending on the next two in row order,
+/// checked against its accounting. O(tasks + rows log rows).
+void CheckCriticalPath(const TimingRecords& records, const TaskTimings& timings) {
+  std::vector<TimedEdge> edges;
+  const int32_t n = static_cast<int32_t>(timings.tasks.size());
+  for (int32_t t = 0; t + 1 < n; ++t) {
+    edges.push_back(TimedEdge{t, t + 1});
+    if (t + 2 < n) edges.push_back(TimedEdge{t, t + 2});
+  }
+  // The accounting adds up for rows that end at or after they start (a reversed row is
+  // accepted, as the reference accepts it, and counted as the reference counts it).
+  const bool ordered = std::all_of(records.rows.begin(), records.rows.end(),
+                                   [](const TimingRow& row) { return row.start <= row.end; });
+  for (CpmWeight weight : {CpmWeight::kSpan, CpmWeight::kLongestBlock}) {
+    CriticalPathOptions options;
+    options.cpm_weight = weight;
+    const HappensBefore hb = BuildHappensBefore(records, timings, edges, options);
+    const CriticalPathResult result = AnalyzeCriticalPath(timings, hb, options);
+    Require(result.task_count == timings.tasks.size(), "every task counted");
+    Require(!result.static_path.empty() && !result.observed_path.empty(), "paths not empty");
+    Require(result.makespan == timings.makespan() && result.t0 == timings.t0, "the rank's span");
+    Require(!ordered || result.compute_total + result.stall_total == result.makespan,
+            "compute + stall = makespan");
+    for (uint32_t t : result.static_path) Require(t < timings.tasks.size(), "path tasks exist");
+    for (const ObservedStep& step : result.observed_path) {
+      Require(step.task < timings.tasks.size(), "observed tasks exist");
+    }
+  }
+}
+
 /// '0': the records as critical-path and simulate read them, reduced per task and timed.
 void FuzzTimingRecords(std::string_view text) {
   TimingRecords records;
@@ -135,13 +166,15 @@ void FuzzTimingRecords(std::string_view text) {
     RequireOneLineMessage(err);
     return;
   }
-  Require(records.aicore_state == FieldState::kValid, "a loaded file has aicore_tasks");
+  Require(records.aicore_state != FieldState::kInvalid, "aicore_tasks is an array or absent");
+  Require(records.aicore_state == FieldState::kValid || records.rows.empty(),
+          "no rows without aicore_tasks");
   if (records.aicpu_state == FieldState::kInvalid) RequireOneLineMessage(records.aicpu_error);
   for (const TimingRow& row : records.rows) {
     Require(row.key < records.keys.size(), "row keys index the key list");
     Require(row.columns >= 5, "rows have at least 5 values");
-    Require(std::abs(row.start) <= kMaxRecordedTicks && std::abs(row.end) <= kMaxRecordedTicks,
-            "ticks within 2^62");
+    Require(std::abs(row.start) < kMaxRecordedTicks && std::abs(row.end) < kMaxRecordedTicks,
+            "ticks below 2^62");
   }
   const TaskTimings timings = ReduceTaskTimings(records);
   Require(timings.tasks.size() == records.keys.size(), "one task per key");
@@ -164,6 +197,7 @@ void FuzzTimingRecords(std::string_view text) {
     Require(task.start <= records.rows[r].start && records.rows[r].end <= task.end,
             "a task's interval covers its rows");
   }
+  if (!timings.tasks.empty()) CheckCriticalPath(records, timings);
   uint32_t aic = 0, aiv = 0;
   RecordedCores(records, &aic, &aiv);
   Require(aic + aiv == records.core_types.size(), "every typed core counted once");
