@@ -3,19 +3,19 @@
 #
 #   scripts/fuzz.sh [HARNESS|all] [SECONDS] [-- LIBFUZZER_FLAGS...]
 #
-# HARNESS: deps_json, name_map, perf_sidecar, depir, run_description, or all (default; one after another,
-# never in parallel). SECONDS per harness (default 600). Builds with clang into build-fuzz/
-# (-fsanitize=fuzzer,address,undefined; UB aborts), fuzzes one process on one core, starting from
-# the committed seeds (tests/fuzz/corpus/HARNESS/, read only) plus the corpus grown by earlier
-# runs (build-fuzz/corpus/HARNESS/). A crash, leak or timeout (25 s) stops the run and leaves
-# the input in build-fuzz/artifacts/HARNESS/: minimise it (-minimize_crash=1) and add it to
-# tests/fuzz/corpus/HARNESS/ together with its fix.
+# HARNESS: deps_json, name_map, perf_sidecar, depir, run_description, timing_inputs, or all
+# (default; one after another, never in parallel). SECONDS per harness (default 600). Builds
+# with clang into build-fuzz/ (-fsanitize=fuzzer,address,undefined; UB aborts), fuzzes one
+# process on one core, starting from the committed seeds (tests/fuzz/corpus/HARNESS/, read
+# only) plus the corpus grown by earlier runs (build-fuzz/corpus/HARNESS/). A crash, leak or
+# timeout (25 s) stops the run and leaves the input in build-fuzz/artifacts/HARNESS/: minimise
+# it (-minimize_crash=1) and add it to tests/fuzz/corpus/HARNESS/ together with its fix.
 # The last line of each run's log (build-fuzz/logs/HARNESS.log) has executions, coverage and
 # features. Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS (ninja -j, default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(deps_json name_map perf_sidecar depir run_description)
+all=(deps_json name_map perf_sidecar depir run_description timing_inputs)
 harness=${1:-all}
 seconds=${2:-600}
 shift $(( $# > 2 ? 2 : $# ))

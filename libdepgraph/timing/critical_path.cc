@@ -25,6 +25,14 @@ int64_t AddTolerance(int64_t a, int64_t tol) {
   return a + std::clamp(tol, -kBound, kBound);
 }
 
+/// `a + b`, clamped to the int64 range: a path's weight when a large --tol keeps edges between
+/// overlapping tasks of huge spans (never reached by real tick counts).
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) return a > 0 ? INT64_MAX : INT64_MIN;
+  return sum;
+}
+
 }  // namespace
 
 const char* StallKindName(StallKind kind) {
@@ -169,7 +177,8 @@ void StaticPath(const TaskTimings& timings, const HappensBefore& hb, CpmWeight w
         chosen[v] = p;
       }
     }
-    finish[v] = (weight == CpmWeight::kSpan ? tasks[v].span() : tasks[v].longest_block) + best;
+    finish[v] = SaturatingAdd(
+        weight == CpmWeight::kSpan ? tasks[v].span() : tasks[v].longest_block, best);
   }
   if (order.empty()) return;
   uint32_t sink = order[0];

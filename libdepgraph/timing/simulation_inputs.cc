@@ -238,11 +238,9 @@ struct KernelMean {
   int64_t count = 0;
 };
 
-}  // namespace
-
-bool ParseDurationTable(std::string_view text, const std::string& name, DurationTable* table,
-                        std::string* err) {
-  *table = DurationTable();
+// ParseDurationTable into a table that is empty on entry (left partly filled on failure).
+bool ParseDurationTableInto(std::string_view text, const std::string& name, DurationTable* table,
+                            std::string* err) {
   Json doc;
   if (!ParseDocument(text, name, &doc, err)) return false;
   const Context c{name, err};
@@ -260,6 +258,17 @@ bool ParseDurationTable(std::string_view text, const std::string& name, Duration
       return c.Fail(JsonPathMember("", key), "unknown key (expected default, kernels, tasks)");
     }
   }
+  return true;
+}
+
+}  // namespace
+
+bool ParseDurationTable(std::string_view text, const std::string& name, DurationTable* table,
+                        std::string* err) {
+  DurationTable parsed;
+  *table = DurationTable();
+  if (!ParseDurationTableInto(text, name, &parsed, err)) return false;
+  *table = std::move(parsed);
   return true;
 }
 
@@ -299,12 +308,11 @@ std::string SubOf(const Json& rank) {
   return rank["sub"].get<std::string>();
 }
 
-}  // namespace
-
-bool ParseMachineDescription(std::string_view text, const std::string& name,
-                             const RankChoice& rank, MachineDescription* machine,
-                             std::string* err) {
-  *machine = MachineDescription();
+// ParseMachineDescription into a description that is default on entry (left partly filled on
+// failure).
+bool ParseMachineDescriptionInto(std::string_view text, const std::string& name,
+                                 const RankChoice& rank, MachineDescription* machine,
+                                 std::string* err) {
   Json doc;
   if (!ParseDocument(text, name, &doc, err)) return false;
   const Context c{name, err};
@@ -350,6 +358,18 @@ bool ParseMachineDescription(std::string_view text, const std::string& name,
                   "has no ranks; rank " + std::to_string(rank.index) + " asked for");
   }
   return ParseMachineObject(c, "", doc, machine);
+}
+
+}  // namespace
+
+bool ParseMachineDescription(std::string_view text, const std::string& name,
+                             const RankChoice& rank, MachineDescription* machine,
+                             std::string* err) {
+  MachineDescription parsed;
+  *machine = MachineDescription();
+  if (!ParseMachineDescriptionInto(text, name, rank, &parsed, err)) return false;
+  *machine = std::move(parsed);
+  return true;
 }
 
 bool LoadMachineDescription(const std::string& path, const RankChoice& rank,

@@ -103,14 +103,14 @@ class RecordsLoader {
       if (!reader_.ReadNumber(&token)) return errors_.Syntax();
       int64_t v = 0;
       const bool integer = IsIntegerToken(token);
-      if (integer && ToInt64(PyIntFromNumber(token), &v) && v >= -kMaxRecordedTicks &&
-          v <= kMaxRecordedTicks) {
+      if (integer && ToInt64(PyIntFromNumber(token), &v) && v > -kMaxRecordedTicks &&
+          v < kMaxRecordedTicks) {
         *out = v;
         return true;
       }
       if (integer) {  // an integer, but one whose differences could overflow
         return errors_.At(where.str(), std::string(token.substr(0, kShownBytes)) +
-                                           " is out of range (at most 2^62 in magnitude)");
+                                           " is out of range (below 2^62 in magnitude)");
       }
       return errors_.At(where.str(), std::string("expected ") + what + ", got " +
                                     std::string(token.substr(0, kShownBytes)));
@@ -444,7 +444,9 @@ TaskTimings ReduceTaskTimings(const TimingRecords& records) {
     }
     task.start = std::min(task.start, row.start);
     task.end = std::max(task.end, row.end);
-    task.work += length;
+    if (__builtin_add_overflow(task.work, length, &task.work)) {
+      task.work = length > 0 ? INT64_MAX : INT64_MIN;  // saturated: rows of absurd lengths
+    }
     task.longest_block = std::max(task.longest_block, length);
     ++task.blocks;
     if (last_run[row.key] != run) {

@@ -201,11 +201,11 @@ TEST(AnalyzeRankFiles, TickAndClockRangesAreOneLineErrors) {
   };
   fails(R"({"metadata": {"clock_freq_hz": 1},
             "aicore_tasks": [[0,1,0,-9223372036854775807,9223372036854775807,0]]})",
-        r + ": aicore_tasks[0][3]: -9223372036854775807 is out of range (at most 2^62 in "
+        r + ": aicore_tasks[0][3]: -9223372036854775807 is out of range (below 2^62 in "
             "magnitude)");
   fails(R"({"metadata": {"clock_freq_hz": 1},
             "aicore_tasks": [[0,1,0,0,99999999999999999999,0]]})",
-        r + ": aicore_tasks[0][4]: 99999999999999999999 is out of range (at most 2^62 in "
+        r + ": aicore_tasks[0][4]: 99999999999999999999 is out of range (below 2^62 in "
             "magnitude)");
   fails(R"({"metadata": {"clock_freq_hz": -5}, "aicore_tasks": [[0,1,0,0,1,0]]})",
         r + ": metadata.clock_freq_hz: must be a positive integer, at least 1 Hz, got -5");

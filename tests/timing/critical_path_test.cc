@@ -187,6 +187,19 @@ TEST(CriticalPath, SpansIncludeBlockQueueingUnlessWeighedByLongestBlock) {
   EXPECT_EQ(block.StaticPath(), (std::vector<std::string>{"1", "2"}));
 }
 
+// Found while writing the timing_inputs fuzzer: spans just below 2^62 ticks kept overlapping by
+// the tolerance summed past int64 in the static CPM (undefined behaviour); the sum saturates.
+TEST(CriticalPath, HugeSpansSaturateTheCpm) {
+  const TimedRun run(
+      "[0,1,1,-4611686018427387903,4611686018427387903,0], "
+      "[1,2,1,4611686018427387901,4611686018427387903,0]",
+      Edges({{1, 2}}), 2);
+  EXPECT_EQ(run.hb.kept_edges, 1u);
+  EXPECT_EQ(run.result.cpm, INT64_MAX);
+  EXPECT_EQ(run.StaticPath(), (std::vector<std::string>{"1", "2"}));
+  EXPECT_EQ(run.result.compute_total + run.result.stall_total, run.result.makespan);
+}
+
 TEST(CriticalPath, EdgesThroughUntimedTasksAndSelfLoopsAreIgnored) {
   // 7 has no rows (a dummy): 1->7->2 gives no edge between 1 and 2.
   const TimedRun run("[0,1,1,0,10,0], [1,2,1,20,30,0]", Edges({{1, 7}, {7, 2}, {2, 2}}), 2);

@@ -238,6 +238,19 @@ TEST(MergedTraceStream, VerbatimEventsGiveWhatTheDomPathGives) {
     EXPECT_EQ(Rewrite(trace, critical), Rewrite(Load(compact), critical));
   }
   EXPECT_NE(Rewrite(trace, {}).find("\"name\": \"\xC2\xB7(r2t4)\""), std::string::npos);
+
+// Found by the timing_inputs fuzzer: a syntax error left the part of the document parsed before
+// it in the trace.
+TEST(MergedTrace, ASyntaxErrorLeavesTheTraceEmpty) {
+  MergedTrace trace;
+  std::string err;
+  for (const char* text :
+       {"{", R"({"traceEvents": [{"ph": "X", "pid": 4, "args": {"taskId": 1}},)"}) {
+    EXPECT_EQ(LoadMergedTraceText(text, &trace, &err), MergedTraceStatus::kInvalid) << text;
+    EXPECT_EQ(err.rfind("line 1:", 0), 0u) << err;
+    EXPECT_TRUE(trace.events.empty() && trace.members.empty()) << text;
+    EXPECT_TRUE(trace.bar_keys.empty()) << text;
+  }
 }
 
 }  // namespace

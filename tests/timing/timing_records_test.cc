@@ -221,6 +221,30 @@ TEST(TaskTimings, ReducesRowsToOneIntervalPerTaskInRowOrder) {
   EXPECT_EQ(mixed.tasks[0].blocks, 3u);
 }
 
+// Found while writing the timing_inputs fuzzer: ticks of exactly +-2^62 were accepted and their
+// difference (2^63) overflowed int64, as did a task's summed work; ticks must now be below 2^62
+// in magnitude and the work saturates.
+TEST(TaskTimings, TickBoundIsExclusiveAndWorkSaturates) {
+  EXPECT_EQ(LoadError(R"({"aicore_tasks": [[0, 1, 1, -4611686018427387904, 0]]})"),
+            "rec.json: aicore_tasks[0][3]: -4611686018427387904 is out of range (below 2^62 in "
+            "magnitude)");
+  EXPECT_EQ(LoadError(R"({"aicore_tasks": [[0, 1, 1, 0, 4611686018427387904]]})"),
+            "rec.json: aicore_tasks[0][4]: 4611686018427387904 is out of range (below 2^62 in "
+            "magnitude)");
+  TimingRecords records;
+  std::string err;
+  ASSERT_TRUE(LoadTimingRecordsText(
+      R"({"aicore_tasks": [[0, 1, 1, -4611686018427387903, 4611686018427387903],
+                           [1, 1, 1, -4611686018427387903, 4611686018427387903]]})",
+      "rec.json", &records, &err))
+      << err;
+  const TaskTimings timings = ReduceTaskTimings(records);
+  ASSERT_EQ(timings.tasks.size(), 1u);
+  EXPECT_EQ(timings.tasks[0].span(), INT64_MAX - 1);
+  EXPECT_EQ(timings.tasks[0].work, INT64_MAX);
+  EXPECT_EQ(timings.makespan(), INT64_MAX - 1);
+}
+
 TEST(JsonWriterPython, FloatReprAndStringEscapes) {
   EXPECT_EQ(PythonFloatRepr(100.0), "100.0");
   EXPECT_EQ(PythonFloatRepr(0.00001), "1e-05");

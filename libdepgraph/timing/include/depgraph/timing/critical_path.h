@@ -75,11 +75,13 @@ struct CriticalPathResult {
   /// Static CPM path, first task first (indices into TaskTimings::tasks); never empty when
   /// there is a task.
   std::vector<uint32_t> static_path;
-  int64_t cpm = 0;  ///< its length: the sum of the path's task weights (spans by default)
+  int64_t cpm = 0;  ///< its length: the sum of the path's task weights (spans by default;
+                    ///< clamped to the int64 range)
   /// Observed path, its first task (kind front-gap) first, the last-finishing task last.
   std::vector<ObservedStep> observed_path;
   int64_t compute_total = 0;
-  int64_t stall_total = 0;  ///< compute_total + stall_total == makespan
+  int64_t stall_total = 0;  ///< compute_total + stall_total == makespan (when no row of the
+                            ///< records ends before it starts)
   /// Stall per kind, keys in order of first occurrence along the path, zero entries kept.
   std::vector<std::pair<StallKind, int64_t>> stall_by_kind;
 };

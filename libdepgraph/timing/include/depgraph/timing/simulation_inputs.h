@@ -60,7 +60,7 @@ struct RankChoice {
 /// `{"default": T, "kernels": {"<callable id or kernel name>": T}, "tasks": {"<task>": T or
 /// [T, ...]}}` (every key optional, T a non-negative integer number of ticks; a task is a
 /// decimal id or "(ring, local)"). False with "<name>: <JSON path>: <what>" or a line:column
-/// syntax error. O(|text| log entries).
+/// syntax error, and *table empty. O(|text| log entries).
 bool ParseDurationTable(std::string_view text, const std::string& name, DurationTable* table,
                         std::string* err);
 /// ParseDurationTable of a regular file of at most kMaxSmallInputBytes. O(file).
@@ -75,7 +75,8 @@ bool LoadDurationTable(const std::string& path, DurationTable* table, std::strin
 /// path components); several ranks and none (or several) naming it is an error asking for
 /// --rank, so a capture never silently takes another rank's machine. Unknown keys are
 /// errors. Keys of `task_dur` and `delay` below 2^32 are ring-local indices (the generator's
-/// convention), other keys and "(ring, local)" are task ids. O(|text| log entries).
+/// convention), other keys and "(ring, local)" are task ids. On failure *machine is left as
+/// MachineDescription() holds it. O(|text| log entries).
 bool ParseMachineDescription(std::string_view text, const std::string& name, const RankChoice& rank,
                              MachineDescription* machine, std::string* err);
 /// ParseMachineDescription of a regular file of at most kMaxSmallInputBytes. O(file).

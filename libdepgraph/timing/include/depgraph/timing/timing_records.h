@@ -47,8 +47,8 @@ struct TimingScalar {
   bool number = false;  ///< the value was a JSON number (not a string, bool or null)
 };
 
-/// The largest tick magnitude a records file may hold (2^62): differences of two ticks then
-/// fit in int64.
+/// The bound on a records file's tick magnitudes: every tick is below 2^62 in magnitude, so the
+/// difference of two ticks, and a tick plus a tolerance clamped to 2^62, fit in int64.
 inline constexpr int64_t kMaxRecordedTicks = int64_t{1} << 62;
 
 /// A whole records file. Only `aicore_tasks` rows are checked strictly (every consumer needs
@@ -97,7 +97,7 @@ struct TaskTiming {
   TaskId task_id = 0;
   int64_t start = 0;           ///< min start over the rows
   int64_t end = 0;             ///< max end over the rows
-  int64_t work = 0;            ///< sum of (end - start) over the rows: core-ticks of execution
+  int64_t work = 0;  ///< sum of (end - start) over the rows: core-ticks (saturates at int64)
   int64_t longest_block = 0;   ///< max (end - start) of one row
   uint32_t blocks = 0;         ///< number of rows (blocks x cores of an SPMD / MIX task)
   uint32_t first_row = 0;      ///< index of its first row in TimingRecords::rows
