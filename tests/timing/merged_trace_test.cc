@@ -238,6 +238,7 @@ TEST(MergedTraceStream, VerbatimEventsGiveWhatTheDomPathGives) {
     EXPECT_EQ(Rewrite(trace, critical), Rewrite(Load(compact), critical));
   }
   EXPECT_NE(Rewrite(trace, {}).find("\"name\": \"\xC2\xB7(r2t4)\""), std::string::npos);
+}
 
 // Found by the timing_inputs fuzzer: a syntax error left the part of the document parsed before
 // it in the trace.
