@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -118,20 +119,32 @@ TEST(DiscoverRanksWalk, DeepTreeIsBoundedWithAWarning) {
   (void)testing::RunCommand("rm -rf deep", dir.path());
 }
 
-// A rank directory that cannot be read was skipped silently: now a warning names it.
+// A rank directory that cannot be read was skipped silently: now a warning names it. Root
+// reads any directory, so as root the discovery runs in a child that drops to "nobody".
 TEST(DiscoverRanksWalk, UnreadableDirectoryIsWarnedAbout) {
-  if (geteuid() == 0) {
-    GTEST_SKIP() << "running as root: permissions do not stop root from reading a directory";
-  }
   testing::TempDir dir;
   fs::create_directories(dir.File("run/closed"));
+  ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
+  ASSERT_EQ(chmod(dir.File("run").c_str(), 0755), 0);
   ASSERT_EQ(chmod(dir.File("run/closed").c_str(), 0), 0);
-  std::vector<std::string> warnings;
-  EXPECT_TRUE(DiscoverRanks(dir.File("run"), &warnings).empty());
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(10);
+    std::vector<std::string> warnings;
+    if (!DiscoverRanks(dir.File("run"), &warnings).empty()) _exit(11);
+    if (warnings.size() != 1) _exit(12);
+    if (warnings[0].rfind(dir.File("run/closed") + ": cannot read the directory (", 0) != 0) {
+      _exit(13);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
   chmod(dir.File("run/closed").c_str(), 0700);
-  ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].rfind(dir.File("run/closed") + ": cannot read the directory (", 0), 0u)
-      << warnings[0];
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: cannot drop privileges, 11: a rank found, 12: warning "
+                                       "count, 13: warning text";
 }
 
 }  // namespace
