@@ -14,7 +14,7 @@
 # Usage: bench/shapes.sh [options]
 #   --build DIR          where the tools are (default build)
 #   --tasks N            tasks per graph (default 1000000)
-#   --shapes "S.."       default "decode chain wide random chain_to_last hub"
+#   --shapes "S.."       default "decode chain wide random chain_to_last hub dense"
 #   --seeds "S.."        default "1 2"
 #   --commands "C.."     default: all of the above
 #   --closure-max-tasks N  skip diff:closure above N tasks (default 200000: it is
@@ -28,7 +28,7 @@ set -euo pipefail
 
 build="build"
 tasks=1000000
-shapes="decode chain wide random chain_to_last hub"
+shapes="decode chain wide random chain_to_last hub dense"
 seeds="1 2"
 commands="viewer:full viewer:reduced viewer:reduced_dataflow audit diff diff:closure"
 closure_max=200000

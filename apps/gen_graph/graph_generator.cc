@@ -21,6 +21,7 @@ constexpr struct {
     {Shape::kRandom, "random"},
     {Shape::kChainToLast, "chain_to_last"},
     {Shape::kHub, "hub"},
+    {Shape::kDense, "dense"},
 };
 // Forwards the records of one deps.json section to a shared DepsWriter. The generator is
 // deterministic, so running it once per section, in file order, writes the whole document
@@ -124,6 +125,7 @@ void GenerateGraph(const GenOptions& options, GenSink* sink) {
     case Shape::kRandom: GenerateRandom(options.seed, &builder); break;
     case Shape::kChainToLast: GenerateChainToLast(options.seed, options.tasks, &builder); break;
     case Shape::kHub: GenerateHub(options.seed, &builder); break;
+    case Shape::kDense: GenerateDense(options.seed, &builder); break;
   }
 }
 

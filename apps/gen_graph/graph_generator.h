@@ -10,9 +10,9 @@
 namespace gen_graph {
 
 /// The graph families gen_graph can produce.
-enum class Shape { kDecode, kChain, kWide, kRandom, kChainToLast, kHub };
+enum class Shape { kDecode, kChain, kWide, kRandom, kChainToLast, kHub, kDense };
 
-/// Parses "decode" | "chain" | "wide" | "random" | "chain_to_last" | "hub"; false if unknown.
+/// Parses "decode" | "chain" | "wide" | "random" | "chain_to_last" | "hub" | "dense"; false if unknown.
 bool ParseShape(std::string_view text, Shape* shape);
 /// The command-line spelling of a shape.
 const char* ShapeName(Shape shape);

@@ -1,6 +1,6 @@
 // gen_graph: writes a synthetic deps.json for benchmarks and scale tests.
 //
-//   gen_graph --shape decode|chain|wide|random|chain_to_last|hub --tasks N --seed S -o out.json
+//   gen_graph --shape decode|chain|wide|random|chain_to_last|hub|dense --tasks N --seed S -o out.json
 //             [--timing-records]
 //
 // The output is deterministic for given options and is written atomically.
@@ -24,8 +24,10 @@ int GenGraphMain(int argc, char** argv) {
   std::string output;
   gen_graph::GenOptions options;
   bool quiet = false;
-  app.add_option("--shape", shape_name, "decode | chain | wide | random | chain_to_last | hub")
-      ->check(CLI::IsMember({"decode", "chain", "wide", "random", "chain_to_last", "hub"}));
+  app.add_option("--shape", shape_name,
+                 "decode | chain | wide | random | chain_to_last | hub | dense")
+      ->check(CLI::IsMember(
+          {"decode", "chain", "wide", "random", "chain_to_last", "hub", "dense"}));
   app.add_option("--tasks", options.tasks, "number of tasks[] entries")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1000000000}));
   app.add_option("--seed", options.seed, "random seed")

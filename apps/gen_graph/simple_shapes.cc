@@ -214,4 +214,33 @@ void GenerateHub(uint64_t seed, GraphBuilder* builder) {
   }
 }
 
+void GenerateDense(uint64_t seed, GraphBuilder* builder) {
+  SeededRng rng(seed);
+  GraphBuilder& b = *builder;
+  constexpr uint64_t kBack = 64;
+  constexpr int kReads = 12;
+  constexpr int kWaits = 4;
+  std::vector<TaskId> ids(kBack);
+  std::vector<TrackedBuffer> outputs(kBack);
+  const int64_t numel = 256;
+  for (uint64_t i = 0; !b.full(); ++i) {
+    int32_t aic, aiv;
+    KernelFor(i, &aic, &aiv);
+    const TaskId id = b.BeginTask(kRing, aic, aiv, -1, 1);
+    const uint64_t reach = std::min<uint64_t>(i, kBack);
+    if (reach > 0) {
+      for (int k = 0; k < kReads; ++k) {
+        TrackedBuffer& in = outputs[(i - 1 - rng.Below(reach)) % kBack];
+        b.Read(in, Whole(in));
+      }
+      for (int k = 0; k < kWaits; ++k) b.Depend(ids[(i - 1 - rng.Below(reach)) % kBack]);
+    }
+    TrackedBuffer& out = outputs[i % kBack];
+    FreshTensor(rng, &out, numel, 0x7F8000000000 + static_cast<int64_t>(i % 4096) * numel * 4);
+    b.Create(out);
+    b.EndTask();
+    ids[i % kBack] = id;
+  }
+}
+
 }  // namespace gen_graph

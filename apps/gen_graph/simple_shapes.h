@@ -1,5 +1,6 @@
 // Synthetic stress shapes: a long chain, a few very wide levels, a random layered DAG, and two
-// shapes built to be slow for searches bounded by submit-order windows (chain_to_last, hub).
+// shapes built to be slow for searches bounded by submit-order windows (chain_to_last, hub), and
+// a dense local DAG (dense).
 #pragma once
 
 #include <cstdint>
@@ -39,5 +40,11 @@ void GenerateChainToLast(uint64_t seed, uint64_t tasks, GraphBuilder* builder);
 /// random output among the 64 before it with probability 1/4, so the closure is large and
 /// made of short chains. About 2.7 rows per task. Cost: O(tasks) time, O(1) memory.
 void GenerateHub(uint64_t seed, GraphBuilder* builder);
+
+/// `dense`: every task reads the outputs of 12 random tasks among the 64 before it (creator
+/// rows) and waits explicitly on 4 more: about 16 rows per task, most of them implied by the
+/// others, so reductions, reachability queries and closures do the most work per task.
+/// Cost: O(tasks) time, O(1) memory.
+void GenerateDense(uint64_t seed, GraphBuilder* builder);
 
 }  // namespace gen_graph
