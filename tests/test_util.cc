@@ -48,6 +48,36 @@ void MakeFifo(const std::string& path) {
   }
 }
 
+void MakeDeepDirectory(const std::string& dir, int levels, const char* name) {
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) {
+    ADD_FAILURE() << "open " << dir << ": " << std::strerror(errno);
+    return;
+  }
+  for (int i = 0; i < levels; ++i) {
+    const int next = mkdirat(fd, name, 0700) == 0 ? openat(fd, name, O_RDONLY | O_DIRECTORY) : -1;
+    close(fd);
+    if (next < 0) {
+      ADD_FAILURE() << "level " << i << " under " << dir << ": " << std::strerror(errno);
+      return;
+    }
+    fd = next;
+  }
+  close(fd);
+}
+
+int RunUnprivileged(const std::function<int()>& body) {
+  const pid_t child = fork();
+  if (child < 0) return 98;
+  if (child == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(99);
+    _exit(body());
+  }
+  int status = 0;
+  if (waitpid(child, &status, 0) != child) return 98;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
+}
+
 bool Exists(const std::string& path) {
   std::error_code ec;
   return std::filesystem::exists(path, ec);

@@ -1,6 +1,7 @@
 // Shared helpers for the test suite: temporary directories, files, running the apps.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace depgraph::testing {
@@ -27,6 +28,17 @@ bool Exists(const std::string& path);
 
 /// Creates a FIFO at `path` (mkfifo(3), mode 0600); fails the current test if it cannot.
 void MakeFifo(const std::string& path);
+
+/// Creates `levels` nested directories named `name` inside the existing directory `dir`
+/// (dir/d/d/.../d), with mkdirat, so deeper than one path may name at once (PATH_MAX); fails
+/// the current test if it cannot. Remove it with `rm -rf`. O(levels).
+void MakeDeepDirectory(const std::string& dir, int levels, const char* name = "d");
+
+/// Runs `body` in a forked child that first gives up root (to uid/gid 65534, "nobody") when
+/// it has it, so that permission checks apply; returns the child's exit status (body's
+/// return value), or 100 + signal when it dies of a signal, 99 when it cannot drop root.
+/// For tests of unreadable files, which root would read anyway.
+int RunUnprivileged(const std::function<int()>& body);
 
 /// While alive, keeps opening the FIFO at `path` for writing (non-blocking, every 10 ms) and
 /// closing it at once, so that a reader stuck in open(2) on it gets end-of-file instead of

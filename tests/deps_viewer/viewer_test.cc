@@ -110,17 +110,7 @@ TEST(Viewer, DefaultInputSearchIsBoundedInDepthAndDeterministic) {
   WriteFile(dir.File("outputs/b/deps.json"), RingGraph());
   const auto when = std::filesystem::last_write_time(dir.File("outputs/a/deps.json"));
   std::filesystem::last_write_time(dir.File("outputs/b/deps.json"), when);
-  // 300 levels, made with mkdirat: deeper than one path may name at once.
-  int fd = open(dir.File("outputs").c_str(), O_RDONLY | O_DIRECTORY);
-  ASSERT_GE(fd, 0);
-  for (int i = 0; i < 300; ++i) {
-    ASSERT_EQ(mkdirat(fd, "d", 0700), 0) << i;
-    const int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
-    close(fd);
-    fd = next;
-    ASSERT_GE(fd, 0) << i;
-  }
-  close(fd);
+  testing::MakeDeepDirectory(dir.File("outputs"), 300);
   const CommandResult r = Viewer(dir, "");
   EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 400);
   EXPECT_EQ(r.out, "Wrote outputs/b/deps_viewer.txt (3 tasks, 3 unique edges, 3 annotated "

@@ -2,10 +2,9 @@
 // the newest file of a kind.
 #include "depgraph/timing/rank_discovery.h"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -96,18 +95,9 @@ namespace {
 // an explicit stack, searched to kMaxRankSearchDepth levels with a one-line warning beyond.
 TEST(DiscoverRanksWalk, DeepTreeIsBoundedWithAWarning) {
   testing::TempDir dir;
-  // 3,000 levels: deeper than PATH_MAX allows to name at once, so created with mkdirat.
+  // 3,000 levels: deeper than PATH_MAX allows to name at once.
   fs::create_directory(dir.File("deep"));
-  int fd = open(dir.File("deep").c_str(), O_RDONLY | O_DIRECTORY);
-  ASSERT_GE(fd, 0);
-  for (int i = 0; i < 3000; ++i) {
-    ASSERT_EQ(mkdirat(fd, "d", 0700), 0) << i;
-    const int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
-    close(fd);
-    fd = next;
-    ASSERT_GE(fd, 0) << i;
-  }
-  close(fd);
+  testing::MakeDeepDirectory(dir.File("deep"), 3000);
   const testing::CommandResult r = testing::RunCommand(
       testing::BoundedCommand(testing::CliBinary()) + " critical-path deep", dir.path());
   EXPECT_EQ(r.exit_code, 2) << r.err.substr(0, 400);  // no rank found
@@ -127,24 +117,17 @@ TEST(DiscoverRanksWalk, UnreadableDirectoryIsWarnedAbout) {
   ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
   ASSERT_EQ(chmod(dir.File("run").c_str(), 0755), 0);
   ASSERT_EQ(chmod(dir.File("run/closed").c_str(), 0), 0);
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(10);
+  const int status = testing::RunUnprivileged([&] {
     std::vector<std::string> warnings;
-    if (!DiscoverRanks(dir.File("run"), &warnings).empty()) _exit(11);
-    if (warnings.size() != 1) _exit(12);
+    if (!DiscoverRanks(dir.File("run"), &warnings).empty()) return 11;
+    if (warnings.size() != 1) return 12;
     if (warnings[0].rfind(dir.File("run/closed") + ": cannot read the directory (", 0) != 0) {
-      _exit(13);
+      return 13;
     }
-    _exit(0);
-  }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
+    return 0;
+  });
   chmod(dir.File("run/closed").c_str(), 0700);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "10: cannot drop privileges, 11: a rank found, 12: warning "
-                                       "count, 13: warning text";
+  EXPECT_EQ(status, 0) << "11: a rank found, 12: warning count, 13: warning text";
 }
 
 }  // namespace
