@@ -111,7 +111,11 @@ bool MakeTraces(RankOutcome* outcome, std::ostream& err) {
   for (const ObservedStep& step : result.observed_path) {
     observed_keys.insert(timings.tasks[step.task].key);
   }
-  // Both traces in one streaming pass, committed only when both are whole.
+  // Both traces in one streaming pass, committed only when both are whole; a trace that lacks
+  // a critical task is invalid before any output is opened.
+  if (CheckCriticalBars(trace, {&static_keys, &observed_keys}, &error) != MergedTraceStatus::kOk) {
+    return invalid(error);
+  }
   AtomicFile static_file, observed_file;
   if (!static_file.Open((outcome->dir / "CPM_static.json").string(), &error) ||
       !observed_file.Open((outcome->dir / "CPM_observed.json").string(), &error)) {

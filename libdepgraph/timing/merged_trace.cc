@@ -316,9 +316,9 @@ MergedTraceStatus LoadMergedTraceText(std::string_view text, MergedTrace* trace,
   return status;
 }
 
-MergedTraceStatus RewriteMergedTraces(
+MergedTraceStatus CheckCriticalBars(
     const MergedTrace& trace, const std::vector<const std::unordered_set<std::string>*>& criticals,
-    const std::vector<std::ostream*>& outs, std::string* err) {
+    std::string* err) {
   for (const std::unordered_set<std::string>* critical : criticals) {
     std::vector<std::string> missing;
     for (const std::string& key : *critical) {
@@ -329,6 +329,15 @@ MergedTraceStatus RewriteMergedTraces(
     *err =
         "merged Worker View is missing " + std::to_string(missing.size()) + " critical task(s): ";
     for (size_t i = 0; i < missing.size() && i < 5; ++i) *err += (i ? ", " : "") + missing[i];
+    return MergedTraceStatus::kInvalid;
+  }
+  return MergedTraceStatus::kOk;
+}
+
+MergedTraceStatus RewriteMergedTraces(
+    const MergedTrace& trace, const std::vector<const std::unordered_set<std::string>*>& criticals,
+    const std::vector<std::ostream*>& outs, std::string* err) {
+  if (CheckCriticalBars(trace, criticals, err) != MergedTraceStatus::kOk) {
     return MergedTraceStatus::kInvalid;
   }
   if (trace.members.empty() && !trace.bare) {

@@ -168,6 +168,14 @@ TEST_F(CriticalPathCommand, NewestNameMapAndMergedTraceAreUsed) {
   EXPECT_FALSE(fs::exists(rank / "CPM_observed.json"));
   EXPECT_NE(r.out.find("Report written to:"), std::string::npos);
   EXPECT_EQ(r.out.find("Perfetto"), std::string::npos);
+  // Decided before any output is opened: with a directory in CPM_static.json's place the trace
+  // is still reported invalid (exit 2), not the output (exit 1), as the reference does.
+  fs::create_directory(rank / "CPM_static.json");
+  r = Run("r");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "error: invalid merged_swimlane*.json in " + rank.string() +
+                       ": merged Worker View is missing 3 critical task(s): 1, 3, 5\n");
+  EXPECT_TRUE(fs::is_directory(rank / "CPM_static.json"));
 }
 
 TEST_F(CriticalPathCommand, LegacyRecordsOnlyWithoutTheCurrentName) {

@@ -68,6 +68,14 @@ MergedTraceStatus LoadMergedTrace(const std::string& path, MergedTrace* trace, s
 /// Same for an in-memory document (copied into the trace).
 MergedTraceStatus LoadMergedTraceText(std::string_view text, MergedTrace* trace, std::string* err);
 
+/// kOk when every key of every critical set has a bar in the trace; else kInvalid with "merged
+/// Worker View is missing <n> critical task(s): <first five in string order>" (the check
+/// RewriteMergedTraces makes first, for callers that must decide before opening outputs).
+/// O(critical keys).
+MergedTraceStatus CheckCriticalBars(
+    const MergedTrace& trace, const std::vector<const std::unordered_set<std::string>*>& criticals,
+    std::string* err);
+
 /// Writes, in one more pass over the events, one rewritten trace per critical set: outs[i]
 /// gets the trace with every task bar whose key is not in *criticals[i] renamed
 /// `·(<display id>)` (ring 0: `t<local>`, else `r<ring>t<local>`), serialised as Python's
