@@ -65,6 +65,9 @@ constexpr std::string_view kEventKeys[] = {"ph", "pid", "args", "name"};
 enum EventKey { kPh, kPid, kArgs, kName };
 constexpr std::string_view kArgsKeys[] = {"taskId"};
 
+/// The name a bar off the path gets: `·(<display id>)` (U+00B7 MIDDLE DOT).
+std::string RenamedBarName(const MergedTraceBar& bar) { return "\xC2\xB7(" + bar.display + ")"; }
+
 /// Records a bar whose taskId is `id` in *scan; returns its index.
 int64_t AddBar(const ordered_json& id, EventsScan* scan) {
   MergedTraceBar bar{PythonKeyText(id), TraceDisplayId(id)};
@@ -118,10 +121,11 @@ bool ScanEvents(JsonReader* reader, std::string_view base, int level, EventsScan
   ordered_json dom;
   for (size_t i = 0; reader->NextElement(); ++i) {
     if (i % kEventsPerRelease == kEventsPerRelease - 1) reader->ReleaseConsumed();
-    const std::string path = std::string(base) + "[" + std::to_string(i) + "]";
+    // The JSON path, for the DOM reads' messages only (not built for verbatim events).
+    const auto path = [&] { return std::string(base) + "[" + std::to_string(i) + "]"; };
     if (reader->Peek() != JsonKind::kObject) {
       scan->all_objects = false;
-      if (!ReadJsonValue(reader, path, &dom, err)) return false;
+      if (!ReadJsonValue(reader, path(), &dom, err)) return false;
       continue;
     }
     MergedTraceEvent event;
@@ -140,7 +144,7 @@ bool ScanEvents(JsonReader* reader, std::string_view base, int level, EventsScan
       event = MergedTraceEvent{event.begin, event.end};
       JsonReader one;
       one.OpenBuffer(text);
-      if (!ReadJsonValue(&one, path, &dom, err)) return false;
+      if (!ReadJsonValue(&one, path(), &dom, err)) return false;
       auto args = dom.find("args");
       if (args != dom.end() && !args->is_object()) {
         if (scan->fatal.empty()) {
@@ -185,16 +189,12 @@ MergedTraceStatus Scan(JsonReader* reader, MergedTrace* trace, std::string* err)
         has_events = true;
         trace->events_slot = it->second;
         events = EventsScan();
-        value = nullptr;
-        if (reader->Peek() == JsonKind::kArray) {
-          if (!ScanEvents(reader, "traceEvents", 2, &events, err)) {
-            return MergedTraceStatus::kInvalid;
-          }
-        } else if (!ReadJsonValue(reader, "traceEvents", &value, err)) {
-          return MergedTraceStatus::kInvalid;
-        } else {
-          value = nullptr;
-        }
+        value = nullptr;  // the slot stays empty: the events are streamed, not kept
+        ordered_json not_an_array;  // read only to check it
+        const bool read = reader->Peek() == JsonKind::kArray
+                              ? ScanEvents(reader, "traceEvents", 2, &events, err)
+                              : ReadJsonValue(reader, "traceEvents", &not_an_array, err);
+        if (!read) return MergedTraceStatus::kInvalid;
       } else if (!ReadJsonValue(reader, JsonPathMember("", key), &value, err)) {
         return MergedTraceStatus::kInvalid;
       }
@@ -373,18 +373,16 @@ MergedTraceStatus RewriteMergedTraces(
       const std::string_view text = document.substr(event.begin, event.end - event.begin);
       const MergedTraceBar* bar = event.bar >= 0 ? &trace.bars[event.bar] : nullptr;
       if (event.verbatim) {
+        renamed.clear();  // the renamed bar's name as JSON, made once for every output
         for (size_t o = 0; o < outs.size(); ++o) {
           if (bar == nullptr || criticals[o]->count(bar->key) != 0) {
             write(outs[o], text);
             continue;
           }
-          const uint64_t name_begin = event.name_begin - event.begin;
-          const uint64_t name_end = event.name_end - event.begin;
-          renamed.clear();
-          AppendPythonJsonString(&renamed, "\xC2\xB7(" + bar->display + ")");  // U+00B7
-          write(outs[o], text.substr(0, name_begin));
+          if (renamed.empty()) AppendPythonJsonString(&renamed, RenamedBarName(*bar));
+          write(outs[o], text.substr(0, event.name_begin - event.begin));
           write(outs[o], renamed);
-          write(outs[o], text.substr(name_end));
+          write(outs[o], text.substr(event.name_end - event.begin));
         }
         continue;
       }
@@ -399,7 +397,7 @@ MergedTraceStatus RewriteMergedTraces(
         if (out_text.empty()) {
           if (rename) {
             ordered_json copy = dom;
-            copy["name"] = "\xC2\xB7(" + bar->display + ")";  // U+00B7 MIDDLE DOT
+            copy["name"] = RenamedBarName(*bar);
             AppendPythonJsonDump(copy, 2, &out_text, level + 1);
           } else {
             AppendPythonJsonDump(dom, 2, &out_text, level + 1);
