@@ -29,7 +29,8 @@ bool MatchPythonIndentedJson(std::string_view text, int level, const std::string
 /// syntax is checked as the form is (strings well-formed UTF-8 without control characters,
 /// number tokens as RFC 8259 has them, at most 64 levels of nesting), so text nobody has
 /// checked may be given. Returns the value's length, or 0 when it is not in the form or not
-/// valid (the caller then reads it with a JsonReader, which says what is wrong). Spans as above. O(length of the value), one scan: no reader needs to skip it first.
+/// valid (the caller then reads it with a JsonReader, which says what is wrong). Spans as
+/// above. O(length of the value), one scan: no reader needs to skip it first.
 size_t MatchPythonIndentedJsonPrefix(std::string_view text, int level,
                                      const std::string_view* keys, size_t key_count,
                                      JsonMemberSpan* spans);
