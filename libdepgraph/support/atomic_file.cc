@@ -13,6 +13,7 @@
 #include <ctime>
 #include <filesystem>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "background_file_buf.h"
@@ -200,12 +201,14 @@ bool AtomicFile::Open(const std::string& path, std::string* err) {
   umask(mask);
   fchmod(fd, 0666 & ~mask);
   buf_ = std::make_unique<BackgroundFileBuf>();
-  buf_->Adopt(fd);
+  buf_->Adopt(fd, path);
   out_.rdbuf(buf_.get());  // also clears the stream's state
   return true;
 }
 
-bool AtomicFile::Commit(std::string* err) {
+bool AtomicFile::Commit(std::string* err) { return Finish(err) && Rename(err); }
+
+bool AtomicFile::Finish(std::string* err) {
   out_.flush();
   std::string reason;
   if (!out_ || !buf_ || !buf_->Close(&reason)) {
@@ -213,7 +216,10 @@ bool AtomicFile::Commit(std::string* err) {
     return false;
   }
   // Something may have appeared at the target while the content was being written.
-  if (!CheckReplaceable(path_, err)) return false;
+  return CheckReplaceable(path_, err);
+}
+
+bool AtomicFile::Rename(std::string* err) {
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     *err = path_ + ": cannot write output file: " + std::strerror(errno);
     return false;
@@ -221,6 +227,27 @@ bool AtomicFile::Commit(std::string* err) {
   committed_ = true;
   UnregisterTempFile(slot_);  // after the rename: a signal before it still removes the file
   slot_ = -1;
+  return true;
+}
+
+bool AtomicFile::CommitTogether(const std::vector<AtomicFile*>& files, std::string* err) {
+  for (AtomicFile* file : files) {
+    if (!file->Finish(err)) return false;
+  }
+  std::vector<std::string> errors(files.size());
+  std::vector<char> ok(files.size(), 0);
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < files.size(); ++i) {
+    threads.emplace_back([&, i] { ok[i] = files[i]->Rename(&errors[i]); });
+  }
+  if (!files.empty()) ok[0] = files[0]->Rename(&errors[0]);
+  for (std::thread& thread : threads) thread.join();
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!ok[i]) {
+      *err = errors[i];
+      return false;
+    }
+  }
   return true;
 }
 

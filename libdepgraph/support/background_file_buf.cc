@@ -1,6 +1,7 @@
 #include "background_file_buf.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -30,11 +31,24 @@ bool BackgroundFileBuf::Open(const std::string& path, std::string* err) {
   return true;
 }
 
-void BackgroundFileBuf::Adopt(int fd) {
+void BackgroundFileBuf::Adopt(int fd, std::string replaced) {
   fd_ = fd;
   stop_ = false;
   error_.clear();
-  writer_ = std::thread([this] { WriterLoop(); });
+  writer_ = std::thread([this, replaced = std::move(replaced)] {
+    if (!replaced.empty()) DropCachedPages(replaced);
+    WriterLoop();
+  });
+}
+
+void BackgroundFileBuf::DropCachedPages(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return;  // gone, or not ours to read: nothing to drop
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= kDropCacheBytes) {
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  }
+  close(fd);
 }
 
 void BackgroundFileBuf::WriterLoop() {
@@ -54,6 +68,12 @@ void BackgroundFileBuf::WriterLoop() {
         break;
       }
       done += static_cast<size_t>(n);
+    }
+    written_ += bytes;
+    if (!discard && written_ - synced_ >= (size_t{32} << 20)) {
+      sync_file_range(fd_, static_cast<off_t>(synced_), static_cast<off_t>(written_ - synced_),
+                      SYNC_FILE_RANGE_WRITE);
+      synced_ = written_;
     }
     lock.lock();
     if (!failure.empty() && error_.empty()) error_ = failure;

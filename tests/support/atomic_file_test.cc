@@ -2,12 +2,16 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <linux/magic.h>
+#include <sys/mman.h>
+#include <sys/vfs.h>
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <vector>
 
 #include "test_util.h"
 
@@ -55,6 +59,79 @@ TEST(AtomicFile, UnwritablePlacesFailWithAMessage) {
   AtomicFile onto_dir;
   EXPECT_FALSE(onto_dir.Open(dir.path(), &err));
   EXPECT_EQ(err, dir.path() + ": is a directory");
+}
+
+// Issue 26: two traces committed together are both renamed, each on a thread of its own; when
+// one cannot be committed, neither is (every file is checked before any is renamed).
+TEST(AtomicFile, CommitTogetherRenamesAllOrNone) {
+  testing::TempDir dir;
+  {
+    AtomicFile a, b;
+    std::string err;
+    ASSERT_TRUE(a.Open(dir.File("a.json"), &err) && b.Open(dir.File("b.json"), &err)) << err;
+    a.stream() << "A";
+    b.stream() << "B";
+    ASSERT_TRUE(AtomicFile::CommitTogether({&a, &b}, &err)) << err;
+  }
+  EXPECT_EQ(testing::ReadFile(dir.File("a.json")), "A");
+  EXPECT_EQ(testing::ReadFile(dir.File("b.json")), "B");
+  EXPECT_EQ(EntryCount(dir.path()), 2u);
+  {
+    AtomicFile a, b;
+    std::string err;
+    ASSERT_TRUE(a.Open(dir.File("a.json"), &err) && b.Open(dir.File("c.json"), &err)) << err;
+    a.stream() << "A2";
+    b.stream() << "C";
+    testing::MakeFifo(dir.File("c.json"));  // b's target can no longer be replaced
+    EXPECT_FALSE(AtomicFile::CommitTogether({&a, &b}, &err));
+    EXPECT_EQ(err, dir.File("c.json") + ": is a FIFO, not a regular file; refusing to replace it");
+  }
+  EXPECT_EQ(testing::ReadFile(dir.File("a.json")), "A");  // not renamed either
+  EXPECT_EQ(EntryCount(dir.path()), 3u);                  // a, b and the FIFO; no temporaries
+}
+
+// Issue 26: a large file being replaced has its cached pages dropped by the writer at the start
+// (its data stays), so that the rename at the end does not evict them. Checked with mincore on
+// a second link to the replaced file.
+TEST(AtomicFile, ALargeReplacedFileLeavesThePageCacheEarly) {
+  testing::TempDir dir;
+  const std::string path = dir.File("trace.json"), kept = dir.File("kept.json");
+  const std::string content(size_t{64} << 20, 'x');
+  testing::WriteFile(path, content);
+  {  // written back, as an input made by an earlier run is: dirty pages cannot be dropped
+    const int fd = open(path.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(fsync(fd), 0);
+    close(fd);
+  }
+  ASSERT_EQ(link(path.c_str(), kept.c_str()), 0);
+  const auto resident_pages = [&] {
+    const int fd = open(kept.c_str(), O_RDONLY);
+    void* map = mmap(nullptr, content.size(), PROT_READ, MAP_SHARED, fd, 0);
+    const size_t pages = content.size() / 4096;
+    std::vector<unsigned char> residency(pages);
+    mincore(map, content.size(), residency.data());
+    munmap(map, content.size());
+    close(fd);
+    size_t resident = 0;
+    for (unsigned char page : residency) resident += page & 1;
+    return resident;
+  };
+  EXPECT_EQ(testing::ReadFile(kept).size(), content.size());  // now cached
+  const size_t before = resident_pages();
+  struct statfs fs;
+  ASSERT_EQ(statfs(dir.path().c_str(), &fs), 0);
+  if (before == 0 || fs.f_type == TMPFS_MAGIC) {
+    GTEST_SKIP() << "the temporary directory's file system has no page cache to drop";
+  }
+  AtomicFile file;
+  std::string err;
+  ASSERT_TRUE(file.Open(path, &err)) << err;
+  file.stream() << "new";
+  ASSERT_TRUE(file.Commit(&err)) << err;  // the writer is done: it dropped them first
+  EXPECT_LT(resident_pages(), before / 10) << "of " << before;
+  EXPECT_EQ(testing::ReadFile(kept), content);  // the data stays
+  EXPECT_EQ(testing::ReadFile(path), "new");
 }
 
 bool IsFifo(const std::string& path) {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace depgraph {
 
@@ -36,11 +37,22 @@ class AtomicFile {
   /// Flushes, checks for write errors, checks `path` again and renames into place. False with
   /// a message on failure (the temporary file is then removed by the destructor).
   bool Commit(std::string* err);
+  /// Commits several files at once: all are flushed and checked first, and none is renamed
+  /// unless all pass; then each is renamed on a thread of its own. Renaming a large file over
+  /// an old one is where ext4 starts the new file's writeback and evicts the old one's pages
+  /// (about 0.25 s for a 470 MB trace), so two traces committed together take the time of one.
+  /// False with the first failure's message (in `files` order); a rename that fails then may
+  /// leave the others renamed. Cost: one thread per file beyond the first.
+  static bool CommitTogether(const std::vector<AtomicFile*>& files, std::string* err);
 
   /// The temporary file's path after a successful Open ("" before). For messages and tests.
   const std::string& temp_path() const { return temp_path_; }
 
  private:
+  // Commit's two halves: flush, close and check the target; rename into place.
+  bool Finish(std::string* err);
+  bool Rename(std::string* err);
+
   std::string path_;
   std::string temp_path_;
   std::unique_ptr<BackgroundFileBuf> buf_;
