@@ -96,14 +96,6 @@ bool MakeTraces(RankOutcome* outcome, std::ostream& err) {
         << "\n";
     return true;
   };
-  MergedTrace trace;
-  std::string error;
-  const MergedTraceStatus status = LoadMergedTrace(outcome->merged.string(), &trace, &error);
-  if (status == MergedTraceStatus::kFatal) {
-    err << "error: " << outcome->merged.string() << ": " << error << "\n";
-    return false;
-  }
-  if (status == MergedTraceStatus::kInvalid) return invalid(error);
   const TaskTimings& timings = outcome->analysis.timings;
   const CriticalPathResult& result = outcome->analysis.result;
   std::unordered_set<std::string> static_keys, observed_keys;
@@ -111,23 +103,60 @@ bool MakeTraces(RankOutcome* outcome, std::ostream& err) {
   for (const ObservedStep& step : result.observed_path) {
     observed_keys.insert(timings.tasks[step.task].key);
   }
-  // Both traces in one streaming pass, committed only when both are whole; a trace that lacks
-  // a critical task is invalid before any output is opened.
-  if (CheckCriticalBars(trace, {&static_keys, &observed_keys}, &error) != MergedTraceStatus::kOk) {
+  const std::vector<const std::unordered_set<std::string>*> criticals = {&static_keys,
+                                                                         &observed_keys};
+  const fs::path static_path = outcome->dir / "CPM_static.json";
+  const fs::path observed_path = outcome->dir / "CPM_observed.json";
+  std::string error;
+  MergedTraceStatus status;
+  {
+    // Both traces in one pass that reads the trace and writes as it reads; committed only when
+    // both are whole. When an output cannot be opened or the trace needs two passes, the
+    // temporaries go and the two-pass route below decides, in the reference's order.
+    AtomicFile static_file, observed_file;
+    std::string open_error;
+    if (static_file.Open(static_path.string(), &open_error) &&
+        observed_file.Open(observed_path.string(), &open_error)) {
+      status = StreamMergedTraceRewrites(outcome->merged.string(), criticals,
+                                         {&static_file.stream(), &observed_file.stream()}, &error);
+      if (status == MergedTraceStatus::kFatal) {
+        err << "error: " << outcome->merged.string() << ": " << error << "\n";
+        return false;
+      }
+      if (status == MergedTraceStatus::kInvalid) return invalid(error);
+      if (status == MergedTraceStatus::kOk) {
+        if (!AtomicFile::CommitTogether({&static_file, &observed_file}, &error)) {
+          err << "error: " << error << "\n";
+          return false;
+        }
+        outcome->traces = "written";
+        return true;
+      }
+    }
+  }
+  // The two-pass route: read and check the whole trace, check its bars, and only then open
+  // the outputs.
+  MergedTrace trace;
+  status = LoadMergedTrace(outcome->merged.string(), &trace, &error);
+  if (status == MergedTraceStatus::kFatal) {
+    err << "error: " << outcome->merged.string() << ": " << error << "\n";
+    return false;
+  }
+  if (status == MergedTraceStatus::kInvalid) return invalid(error);
+  if (CheckCriticalBars(trace, criticals, &error) != MergedTraceStatus::kOk) {
     return invalid(error);
   }
   AtomicFile static_file, observed_file;
-  if (!static_file.Open((outcome->dir / "CPM_static.json").string(), &error) ||
-      !observed_file.Open((outcome->dir / "CPM_observed.json").string(), &error)) {
+  if (!static_file.Open(static_path.string(), &error) ||
+      !observed_file.Open(observed_path.string(), &error)) {
     err << "error: " << error << "\n";
     return false;
   }
-  if (RewriteMergedTraces(trace, {&static_keys, &observed_keys},
-                          {&static_file.stream(), &observed_file.stream()},
+  if (RewriteMergedTraces(trace, criticals, {&static_file.stream(), &observed_file.stream()},
                           &error) != MergedTraceStatus::kOk) {
     return invalid(error);
   }
-  if (!static_file.Commit(&error) || !observed_file.Commit(&error)) {
+  if (!AtomicFile::CommitTogether({&static_file, &observed_file}, &error)) {
     err << "error: " << error << "\n";
     return false;
   }

@@ -44,7 +44,90 @@ const ordered_json* BarTaskId(const ordered_json& event) {
   return &*id;
 }
 
+/// The name a bar off the path gets: `·(<display id>)` (U+00B7 MIDDLE DOT).
+std::string RenamedBarName(const MergedTraceBar& bar) { return "\xC2\xB7(" + bar.display + ")"; }
+
+/// Writes a rewrite of the trace to every output at once, piece by piece in document order:
+/// events (copied, spliced or dumped from their DOM) and top-level members. One per rewrite.
+class TraceWriter {
+ public:
+  TraceWriter(const std::vector<const std::unordered_set<std::string>*>& criticals,
+              const std::vector<std::ostream*>& outs)
+      : criticals_(criticals), outs_(outs) {}
+
+  /// The same text to every output.
+  void All(std::string_view text) {
+    for (std::ostream* out : outs_) Write(out, text);
+  }
+  /// Top-level member `index` (0: the first): its key and, unless `value` is null, its value.
+  void Member(size_t index, const std::string& key, const ordered_json* value) {
+    std::string text(index ? ",\n  " : "\n  ");
+    AppendPythonJsonString(&text, key);
+    text.append(": ");
+    if (value != nullptr) AppendPythonJsonDump(*value, 2, &text, 1);
+    All(text);
+  }
+  /// Starts the event array at nesting level `level` (0: the document is the array).
+  void BeginEvents(int level) {
+    level_ = level;
+    count_ = 0;
+    const std::string indent(static_cast<size_t>(2 * (level + 1)), ' ');
+    first_ = "[\n" + indent;
+    next_ = ",\n" + indent;
+  }
+  /// One event: `text` its bytes; `bar` its bar or nullptr; `dom` its DOM unless verbatim.
+  void Event(const MergedTraceEvent& event, const MergedTraceBar* bar, std::string_view text,
+             const ordered_json* dom) {
+    All(count_++ == 0 ? first_ : next_);
+    renamed_.clear();  // the renamed bar's text, made once for every output
+    kept_.clear();
+    for (size_t o = 0; o < outs_.size(); ++o) {
+      const bool rename = bar != nullptr && criticals_[o]->count(bar->key) == 0;
+      if (event.verbatim) {
+        if (!rename) {
+          Write(outs_[o], text);
+          continue;
+        }
+        if (renamed_.empty()) AppendPythonJsonString(&renamed_, RenamedBarName(*bar));
+        Write(outs_[o], text.substr(0, event.name_begin - event.begin));
+        Write(outs_[o], renamed_);
+        Write(outs_[o], text.substr(event.name_end - event.begin));
+        continue;
+      }
+      std::string& out_text = rename ? renamed_ : kept_;
+      if (out_text.empty()) {
+        if (rename) {
+          ordered_json copy = *dom;
+          copy["name"] = RenamedBarName(*bar);
+          AppendPythonJsonDump(copy, 2, &out_text, level_ + 1);
+        } else {
+          AppendPythonJsonDump(*dom, 2, &out_text, level_ + 1);
+        }
+      }
+      Write(outs_[o], out_text);
+    }
+  }
+  /// Closes the event array.
+  void EndEvents() {
+    All(count_ == 0 ? std::string("[]")
+                    : "\n" + std::string(static_cast<size_t>(2 * level_), ' ') + "]");
+  }
+
+ private:
+  static void Write(std::ostream* out, std::string_view text) {
+    out->write(text.data(), static_cast<std::streamsize>(text.size()));
+  }
+
+  const std::vector<const std::unordered_set<std::string>*>& criticals_;
+  const std::vector<std::ostream*>& outs_;
+  int level_ = 0;
+  size_t count_ = 0;
+  std::string first_, next_, kept_, renamed_;
+};
+
 /// What one `traceEvents` array held, for the checks made once the whole document is read.
+/// Recording (LoadMergedTrace) keeps each event and bar; streaming (StreamMergedTraceRewrites)
+/// hands each to the writer and keeps only which critical keys have a bar.
 struct EventsScan {
   bool is_array = false;
   bool all_objects = true;
@@ -52,6 +135,30 @@ struct EventsScan {
   std::unordered_set<std::string> bar_keys;
   std::vector<MergedTraceEvent> events;
   std::vector<MergedTraceBar> bars;
+  TraceWriter* writer = nullptr;  ///< streaming: where events go
+  const std::vector<const std::unordered_set<std::string>*>* criticals = nullptr;
+  std::vector<std::unordered_set<std::string>> found;  ///< streaming: critical keys with a bar
+
+  /// Takes one located event (`dom`: its DOM, for one not verbatim).
+  void Take(MergedTraceEvent event, const MergedTraceBar* bar, std::string_view text,
+            const ordered_json* dom) {
+    if (writer == nullptr) {
+      if (bar != nullptr) {
+        bar_keys.insert(bar->key);
+        bars.push_back(*bar);
+        event.bar = static_cast<int64_t>(bars.size() - 1);
+      }
+      events.push_back(event);
+      return;
+    }
+    if (bar != nullptr) {
+      found.resize(criticals->size());
+      for (size_t o = 0; o < criticals->size(); ++o) {
+        if ((*criticals)[o]->count(bar->key) != 0) found[o].insert(bar->key);
+      }
+    }
+    writer->Event(event, bar, text, dom);
+  }
 };
 
 /// Events between two releases of the mapped pages already read.
@@ -65,51 +172,59 @@ constexpr std::string_view kEventKeys[] = {"ph", "pid", "args", "name"};
 enum EventKey { kPh, kPid, kArgs, kName };
 constexpr std::string_view kArgsKeys[] = {"taskId"};
 
-/// The name a bar off the path gets: `·(<display id>)` (U+00B7 MIDDLE DOT).
-std::string RenamedBarName(const MergedTraceBar& bar) { return "\xC2\xB7(" + bar.display + ")"; }
+/// The bar of a task bar whose taskId is `id`.
+MergedTraceBar MakeBar(const ordered_json& id) { return {PythonKeyText(id), TraceDisplayId(id)}; }
 
-/// Records a bar whose taskId is `id` in *scan; returns its index.
-int64_t AddBar(const ordered_json& id, EventsScan* scan) {
-  MergedTraceBar bar{PythonKeyText(id), TraceDisplayId(id)};
-  scan->bar_keys.insert(bar.key);
-  scan->bars.push_back(std::move(bar));
-  return static_cast<int64_t>(scan->bars.size() - 1);
-}
+/// How LocateVerbatimEvent found an event.
+enum class Located {
+  kNoMatch,   ///< not in the rewrite's form (or not valid): read it with a reader
+  kNeedsDom,  ///< in the form, event->end set, but it needs a DOM all the same
+  kVerbatim,  ///< copied as is: event->end set, *bar filled when *is_bar
+};
 
-/// Fills *event (begin and end set) for an event whose text is in the rewrite's form, without
-/// a DOM; false when it needs one after all (an `args` that is not an object, a bar without a
-/// name or with a container as its taskId). `level`: the event's nesting level.
-bool LocateVerbatimEvent(std::string_view text, int level, MergedTraceEvent* event,
-                         EventsScan* scan) {
+/// Locates the event at the start of `rest` (its offset in the document: event->begin) when its
+/// text is in the rewrite's form, without a DOM and in one scan: its extent, and *bar when it is
+/// a task bar (*is_bar). kNeedsDom for an `args` that is not an object, a bar without a name or
+/// with a container as its taskId. `level`: the event's nesting level.
+Located LocateVerbatimEvent(std::string_view rest, int level, MergedTraceEvent* event,
+                            MergedTraceBar* bar, bool* is_bar) {
+  *is_bar = false;
   JsonMemberSpan spans[4];
-  if (!MatchPythonIndentedJson(text, level, kEventKeys, 4, spans)) return false;
+  const size_t length = MatchPythonIndentedJsonPrefix(rest, level, kEventKeys, 4, spans);
+  if (length == 0) return Located::kNoMatch;
+  event->end = event->begin + length;
+  const std::string_view text = rest.substr(0, length);
   const auto value = [&](const JsonMemberSpan& span) {
     return text.substr(span.begin, span.end - span.begin);
   };
+  if (spans[kArgs].found && value(spans[kArgs])[0] != '{') return Located::kNeedsDom;
   event->verbatim = true;
-  if (spans[kArgs].found && value(spans[kArgs])[0] != '{') return false;  // DOM: its message
   if (!spans[kPh].found || value(spans[kPh]) != "\"X\"" || !spans[kPid].found ||
       (value(spans[kPid]) != "4" && value(spans[kPid]) != "4.0") || !spans[kArgs].found) {
-    return true;  // not a task bar
+    return Located::kVerbatim;  // not a task bar
   }
   JsonMemberSpan id_span;
   const std::string_view args = value(spans[kArgs]);
-  if (!MatchPythonIndentedJson(args, level + 1, kArgsKeys, 1, &id_span)) return false;
-  if (!id_span.found) return true;
+  if (!MatchPythonIndentedJson(args, level + 1, kArgsKeys, 1, &id_span)) {
+    return Located::kNeedsDom;
+  }
+  if (!id_span.found) return Located::kVerbatim;
   const std::string_view id_text = args.substr(id_span.begin, id_span.end - id_span.begin);
-  if (id_text == "null") return true;
-  if (id_text[0] == '{' || id_text[0] == '[' || !spans[kName].found) return false;
+  if (id_text == "null") return Located::kVerbatim;
+  if (id_text[0] == '{' || id_text[0] == '[' || !spans[kName].found) return Located::kNeedsDom;
   ordered_json id;
   std::string unused;
-  if (!ParseJsonDocument(id_text, &id, &unused)) return false;
-  event->bar = AddBar(id, scan);
+  if (!ParseJsonDocument(id_text, &id, &unused)) return Located::kNeedsDom;
+  *bar = MakeBar(id);
+  *is_bar = true;
   event->name_begin = event->begin + spans[kName].begin;
   event->name_end = event->begin + spans[kName].end;
-  return true;
+  return Located::kVerbatim;
 }
 
 /// Reads the event array at the reader (its '[' next) one event at a time, checking each and
-/// locating it in *scan. `level`: the events' nesting level. False with the error in *err.
+/// handing it to *scan. `level`: the events' nesting level (and the array's depth). False with
+/// the error in *err.
 bool ScanEvents(JsonReader* reader, std::string_view base, int level, EventsScan* scan,
                 std::string* err) {
   scan->is_array = true;
@@ -117,61 +232,87 @@ bool ScanEvents(JsonReader* reader, std::string_view base, int level, EventsScan
     *err = reader->error();
     return false;
   }
+  if (scan->writer != nullptr) scan->writer->BeginEvents(level - 1);
   const std::string_view document = reader->text();
   ordered_json dom;
+  MergedTraceBar bar;
   for (size_t i = 0; reader->NextElement(); ++i) {
     if (i % kEventsPerRelease == kEventsPerRelease - 1) reader->ReleaseConsumed();
     // The JSON path, for the DOM reads' messages only (not built for verbatim events).
     const auto path = [&] { return std::string(base) + "[" + std::to_string(i) + "]"; };
     if (reader->Peek() != JsonKind::kObject) {
       scan->all_objects = false;
+      scan->writer = nullptr;  // the shape is wrong: nothing more to write
       if (!ReadJsonValue(reader, path(), &dom, err)) return false;
       continue;
     }
     MergedTraceEvent event;
     event.begin = reader->position();
-    if (!reader->SkipValue()) {
-      *err = reader->error();
-      return false;
-    }
-    event.end = reader->position();
-    const std::string_view text = document.substr(event.begin, event.end - event.begin);
-    const size_t bars_before = scan->bars.size();
-    if (!LocateVerbatimEvent(text, level, &event, scan)) {
-      // Not in the rewrite's form: read it as a DOM (numbers beyond a double fail here, at
-      // their path), as a whole-document read would.
-      if (scan->bars.size() != bars_before) scan->bars.resize(bars_before);
-      event = MergedTraceEvent{event.begin, event.end};
-      JsonReader one;
-      one.OpenBuffer(text);
-      if (!ReadJsonValue(&one, path(), &dom, err)) return false;
-      auto args = dom.find("args");
-      if (args != dom.end() && !args->is_object()) {
-        if (scan->fatal.empty()) {
-          scan->fatal = EventPath(i) + ".args: expected an object, got " + args->type_name();
-        }
-      } else if (const ordered_json* id = BarTaskId(dom)) {
-        event.bar = AddBar(*id, scan);
+    bool is_bar = false;
+    const Located located =
+        LocateVerbatimEvent(document.substr(event.begin), level, &event, &bar, &is_bar);
+    if (located == Located::kNoMatch) {
+      // The reader finds its end, checking its syntax.
+      if (!reader->SkipValue()) {
+        *err = reader->error();
+        return false;
       }
+      event.end = reader->position();
+    } else {
+      // The match checked it: go on after it.
+      reader->ResumeInArray(event.end, static_cast<size_t>(level), true);
     }
-    scan->events.push_back(event);
+    const std::string_view text = document.substr(event.begin, event.end - event.begin);
+    if (located == Located::kVerbatim) {
+      scan->Take(event, is_bar ? &bar : nullptr, text, nullptr);
+      continue;
+    }
+    // Not in the rewrite's form: read it as a DOM (numbers beyond a double fail here, at
+    // their path), as a whole-document read would.
+    event = MergedTraceEvent{event.begin, event.end};
+    JsonReader one;
+    one.OpenBuffer(text);
+    if (!ReadJsonValue(&one, path(), &dom, err)) return false;
+    auto args = dom.find("args");
+    if (args != dom.end() && !args->is_object()) {
+      if (scan->fatal.empty()) {
+        scan->fatal = EventPath(i) + ".args: expected an object, got " + args->type_name();
+      }
+      scan->writer = nullptr;  // fatal: nothing more to write
+      continue;
+    }
+    const ordered_json* id = BarTaskId(dom);
+    if (id != nullptr) bar = MakeBar(*id);
+    scan->Take(event, id != nullptr ? &bar : nullptr, text, &dom);
   }
   if (reader->failed()) {
     *err = reader->error();
     return false;
   }
+  if (scan->writer != nullptr) scan->writer->EndEvents();
   return true;
 }
 
-/// The whole-document pass of LoadMergedTrace*: syntax first (anywhere in the document), then
-/// the shape, then the first non-object `args` of the event array that counts.
-MergedTraceStatus Scan(JsonReader* reader, MergedTrace* trace, std::string* err) {
+/// The whole-document pass of LoadMergedTrace* and StreamMergedTraceRewrites*: syntax first
+/// (anywhere in the document), then the shape, then the first non-object `args` of the event
+/// array that counts. With `writer`, the rewrite is written as the document is read, and
+/// *found receives, per critical set, its keys that have a bar.
+MergedTraceStatus Scan(JsonReader* reader, MergedTrace* trace, TraceWriter* writer,
+                       const std::vector<const std::unordered_set<std::string>*>* criticals,
+                       std::vector<std::unordered_set<std::string>>* found, std::string* err) {
   EventsScan events;  // of the last `traceEvents` (the one Python's dict keeps)
   bool has_events = false;
+  bool repeated_key = false;
+  bool writing = false;  // the events have been written: members follow them as they are read
+  const auto begin_events = [&](EventsScan* scan) {
+    scan->writer = writer;
+    scan->criticals = criticals;
+  };
   const JsonKind kind = reader->Peek();
   if (kind == JsonKind::kArray) {
     trace->bare = true;
     has_events = true;
+    begin_events(&events);
     if (!ScanEvents(reader, "", 1, &events, err)) return MergedTraceStatus::kInvalid;
   } else if (kind == JsonKind::kObject) {
     if (!reader->BeginObject()) {
@@ -184,6 +325,7 @@ MergedTraceStatus Scan(JsonReader* reader, MergedTrace* trace, std::string* err)
       std::string key(key_view);
       auto [it, fresh] = slot_of.emplace(key, trace->members.size());
       if (fresh) trace->members.emplace_back(key, nullptr);
+      repeated_key |= !fresh;
       ordered_json& value = trace->members[it->second].second;
       if (key == "traceEvents") {
         has_events = true;
@@ -191,18 +333,32 @@ MergedTraceStatus Scan(JsonReader* reader, MergedTrace* trace, std::string* err)
         events = EventsScan();
         value = nullptr;  // the slot stays empty: the events are streamed, not kept
         ordered_json not_an_array;  // read only to check it
-        const bool read = reader->Peek() == JsonKind::kArray
-                              ? ScanEvents(reader, "traceEvents", 2, &events, err)
-                              : ReadJsonValue(reader, "traceEvents", &not_an_array, err);
+        const bool array = reader->Peek() == JsonKind::kArray;
+        if (array && writer != nullptr && !repeated_key) {
+          // The members so far come first, then this one's key and the streamed events.
+          writer->All("{");
+          for (size_t m = 0; m < it->second; ++m) {
+            writer->Member(m, trace->members[m].first, &trace->members[m].second);
+          }
+          writer->Member(it->second, key, nullptr);
+          begin_events(&events);
+          writing = true;
+        }
+        const bool read = array ? ScanEvents(reader, "traceEvents", 2, &events, err)
+                                : ReadJsonValue(reader, "traceEvents", &not_an_array, err);
         if (!read) return MergedTraceStatus::kInvalid;
-      } else if (!ReadJsonValue(reader, JsonPathMember("", key), &value, err)) {
-        return MergedTraceStatus::kInvalid;
+      } else {
+        if (!ReadJsonValue(reader, JsonPathMember("", key), &value, err)) {
+          return MergedTraceStatus::kInvalid;
+        }
+        if (writing && !repeated_key) writer->Member(it->second, key, &value);
       }
     }
     if (reader->failed()) {
       *err = reader->error();
       return MergedTraceStatus::kInvalid;
     }
+    if (writing && !repeated_key) writer->All("\n}");
   } else {
     ordered_json value;
     if (!ReadJsonValue(reader, "", &value, err)) return MergedTraceStatus::kInvalid;
@@ -219,10 +375,51 @@ MergedTraceStatus Scan(JsonReader* reader, MergedTrace* trace, std::string* err)
     *err = events.fatal;
     return MergedTraceStatus::kFatal;
   }
+  if (writer != nullptr) {
+    if (repeated_key) return MergedTraceStatus::kNeedsTwoPasses;
+    writer->All("\n");
+    *found = std::move(events.found);
+    found->resize(criticals->size());
+    return MergedTraceStatus::kOk;
+  }
   trace->bar_keys = std::move(events.bar_keys);
   trace->events = std::move(events.events);
   trace->bars = std::move(events.bars);
   return MergedTraceStatus::kOk;
+}
+
+/// The first critical set with keys that have no bar, as CheckCriticalBars reports it.
+/// `has_bar(o, key)`: whether `key` of set `o` has one. O(critical keys).
+template <typename HasBar>
+MergedTraceStatus ReportMissingBars(
+    const std::vector<const std::unordered_set<std::string>*>& criticals, HasBar has_bar,
+    std::string* err) {
+  for (size_t o = 0; o < criticals.size(); ++o) {
+    std::vector<std::string> missing;
+    for (const std::string& key : *criticals[o]) {
+      if (!has_bar(o, key)) missing.push_back(key);
+    }
+    if (missing.empty()) continue;
+    std::sort(missing.begin(), missing.end());
+    *err =
+        "merged Worker View is missing " + std::to_string(missing.size()) + " critical task(s): ";
+    for (size_t i = 0; i < missing.size() && i < 5; ++i) *err += (i ? ", " : "") + missing[i];
+    return MergedTraceStatus::kInvalid;
+  }
+  return MergedTraceStatus::kOk;
+}
+
+/// The streaming rewrite over an open reader: Scan with a writer, then the critical bars.
+MergedTraceStatus StreamRewrites(JsonReader* reader,
+                                 const std::vector<const std::unordered_set<std::string>*>& criticals,
+                                 const std::vector<std::ostream*>& outs, std::string* err) {
+  MergedTrace members;  // the top-level members only
+  TraceWriter writer(criticals, outs);
+  std::vector<std::unordered_set<std::string>> found;
+  const MergedTraceStatus status = Scan(reader, &members, &writer, &criticals, &found, err);
+  if (status != MergedTraceStatus::kOk) return status;
+  return ReportMissingBars(
+      criticals, [&](size_t o, const std::string& key) { return found[o].count(key) != 0; }, err);
 }
 
 /// Opens a reader on the trace's document again: its file, or the text it was read from.
@@ -301,7 +498,7 @@ MergedTraceStatus LoadMergedTrace(const std::string& path, MergedTrace* trace, s
     return MergedTraceStatus::kInvalid;
   }
   trace->path = path;
-  const MergedTraceStatus status = Scan(&reader, trace, err);
+  const MergedTraceStatus status = Scan(&reader, trace, nullptr, nullptr, nullptr, err);
   if (status != MergedTraceStatus::kOk) *trace = MergedTrace();
   return status;
 }
@@ -311,7 +508,7 @@ MergedTraceStatus LoadMergedTraceText(std::string_view text, MergedTrace* trace,
   trace->text.assign(text);
   JsonReader reader;
   reader.OpenBuffer(trace->text);
-  const MergedTraceStatus status = Scan(&reader, trace, err);
+  const MergedTraceStatus status = Scan(&reader, trace, nullptr, nullptr, nullptr, err);
   if (status != MergedTraceStatus::kOk) *trace = MergedTrace();
   return status;
 }
@@ -319,19 +516,9 @@ MergedTraceStatus LoadMergedTraceText(std::string_view text, MergedTrace* trace,
 MergedTraceStatus CheckCriticalBars(
     const MergedTrace& trace, const std::vector<const std::unordered_set<std::string>*>& criticals,
     std::string* err) {
-  for (const std::unordered_set<std::string>* critical : criticals) {
-    std::vector<std::string> missing;
-    for (const std::string& key : *critical) {
-      if (trace.bar_keys.count(key) == 0) missing.push_back(key);
-    }
-    if (missing.empty()) continue;
-    std::sort(missing.begin(), missing.end());
-    *err =
-        "merged Worker View is missing " + std::to_string(missing.size()) + " critical task(s): ";
-    for (size_t i = 0; i < missing.size() && i < 5; ++i) *err += (i ? ", " : "") + missing[i];
-    return MergedTraceStatus::kInvalid;
-  }
-  return MergedTraceStatus::kOk;
+  return ReportMissingBars(
+      criticals, [&](size_t, const std::string& key) { return trace.bar_keys.count(key) != 0; },
+      err);
 }
 
 MergedTraceStatus RewriteMergedTraces(
@@ -347,89 +534,70 @@ MergedTraceStatus RewriteMergedTraces(
   JsonReader reader;
   if (!Reopen(trace, &reader, err)) return MergedTraceStatus::kInvalid;
   const std::string_view document = reader.text();
-  const auto write = [](std::ostream* out, std::string_view text) {
-    out->write(text.data(), static_cast<std::streamsize>(text.size()));
-  };
-  const auto write_all = [&](std::string_view text) {
-    for (std::ostream* out : outs) write(out, text);
-  };
+  TraceWriter writer(criticals, outs);
   // The events array sits at level 1 inside a top-level object, at level 0 as a bare array.
   const auto stream_events = [&](int level) {
-    if (trace.events.empty()) {
-      write_all("[]");
-      return true;
-    }
-    const std::string indent(static_cast<size_t>(2 * (level + 1)), ' ');
-    const std::string first = "[\n" + indent, next = ",\n" + indent;
+    writer.BeginEvents(level);
     ordered_json dom;
-    std::string kept, renamed;  // the DOM path's texts, each made at most once per event
     for (size_t i = 0; i < trace.events.size(); ++i) {
       const MergedTraceEvent& event = trace.events[i];
       if (i % kEventsPerRelease == 0) {
         reader.PrefetchTo(std::min<uint64_t>(event.end + (uint64_t{64} << 20), document.size()));
         reader.ReleaseBefore(event.begin);
       }
-      write_all(i == 0 ? first : next);
       const std::string_view text = document.substr(event.begin, event.end - event.begin);
       const MergedTraceBar* bar = event.bar >= 0 ? &trace.bars[event.bar] : nullptr;
-      if (event.verbatim) {
-        renamed.clear();  // the renamed bar's name as JSON, made once for every output
-        for (size_t o = 0; o < outs.size(); ++o) {
-          if (bar == nullptr || criticals[o]->count(bar->key) != 0) {
-            write(outs[o], text);
-            continue;
-          }
-          if (renamed.empty()) AppendPythonJsonString(&renamed, RenamedBarName(*bar));
-          write(outs[o], text.substr(0, event.name_begin - event.begin));
-          write(outs[o], renamed);
-          write(outs[o], text.substr(event.name_end - event.begin));
-        }
-        continue;
+      if (!event.verbatim) {
+        JsonReader one;
+        one.OpenBuffer(text);
+        if (!ReadJsonValue(&one, EventPath(i), &dom, err)) return false;
       }
-      JsonReader one;
-      one.OpenBuffer(text);
-      if (!ReadJsonValue(&one, EventPath(i), &dom, err)) return false;
-      kept.clear();
-      renamed.clear();
-      for (size_t o = 0; o < outs.size(); ++o) {
-        const bool rename = bar != nullptr && criticals[o]->count(bar->key) == 0;
-        std::string& out_text = rename ? renamed : kept;
-        if (out_text.empty()) {
-          if (rename) {
-            ordered_json copy = dom;
-            copy["name"] = RenamedBarName(*bar);
-            AppendPythonJsonDump(copy, 2, &out_text, level + 1);
-          } else {
-            AppendPythonJsonDump(dom, 2, &out_text, level + 1);
-          }
-        }
-        write(outs[o], out_text);
-      }
+      writer.Event(event, bar, text, &dom);
     }
-    write_all("\n" + std::string(static_cast<size_t>(2 * level), ' ') + "]");
+    writer.EndEvents();
     return true;
   };
   if (trace.bare) {
     if (!stream_events(0)) return MergedTraceStatus::kInvalid;
   } else {
-    write_all("{");
-    std::string text;
+    writer.All("{");
     for (size_t m = 0; m < trace.members.size(); ++m) {
-      text.assign(m ? ",\n  " : "\n  ");
-      AppendPythonJsonString(&text, trace.members[m].first);
-      text.append(": ");
       if (m == trace.events_slot) {
-        write_all(text);
+        writer.Member(m, trace.members[m].first, nullptr);
         if (!stream_events(1)) return MergedTraceStatus::kInvalid;
         continue;
       }
-      AppendPythonJsonDump(trace.members[m].second, 2, &text, 1);
-      write_all(text);
+      writer.Member(m, trace.members[m].first, &trace.members[m].second);
     }
-    write_all("\n}");
+    writer.All("\n}");
   }
-  write_all("\n");
+  writer.All("\n");
   return MergedTraceStatus::kOk;
+}
+
+MergedTraceStatus StreamMergedTraceRewrites(
+    const std::string& path, const std::vector<const std::unordered_set<std::string>*>& criticals,
+    const std::vector<std::ostream*>& outs, std::string* err) {
+  InputFileError error;
+  uint64_t size = 0;
+  if (!CheckRegularInput(path, &size, &error)) {
+    *err = error.message;
+    return MergedTraceStatus::kInvalid;
+  }
+  JsonReader reader;
+  if (!reader.Open(path, err)) {
+    *err = EscapeForMessage(path) + ": " + *err;
+    return MergedTraceStatus::kInvalid;
+  }
+  return StreamRewrites(&reader, criticals, outs, err);
+}
+
+MergedTraceStatus StreamMergedTraceRewritesText(
+    std::string_view text, const std::vector<const std::unordered_set<std::string>*>& criticals,
+    const std::vector<std::ostream*>& outs, std::string* err) {
+  JsonReader reader;
+  reader.OpenBuffer(text);
+  return StreamRewrites(&reader, criticals, outs, err);
 }
 
 MergedTraceStatus RewriteMergedTrace(const MergedTrace& trace,

@@ -176,6 +176,18 @@ TEST_F(CriticalPathCommand, NewestNameMapAndMergedTraceAreUsed) {
   EXPECT_EQ(r.err, "error: invalid merged_swimlane*.json in " + rank.string() +
                        ": merged Worker View is missing 3 critical task(s): 1, 3, 5\n");
   EXPECT_TRUE(fs::is_directory(rank / "CPM_static.json"));
+  fs::remove(rank / "CPM_static.json");
+  // A repeated top-level key (Python's dict: first place, last value) cannot be rewritten in
+  // one pass: the two-pass route writes it, the bars of the last traceEvents renamed.
+  WriteFile((rank / "merged_swimlane_20260101_000000.json").string(),
+            "{\"traceEvents\": [], \"unit\": \"ns\", \"traceEvents\": [" + bars +
+                "], \"unit\": \"us\"}");
+  r = Run("r");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string repeated = ReadFile((rank / "CPM_static.json").string());
+  EXPECT_EQ(repeated.rfind("{\n  \"traceEvents\": [\n", 0), 0u) << repeated;
+  EXPECT_NE(repeated.find("\"name\": \"\xC2\xB7(t2)\""), std::string::npos);
+  EXPECT_NE(repeated.find("\n  ],\n  \"unit\": \"us\"\n}\n"), std::string::npos) << repeated;
 }
 
 TEST_F(CriticalPathCommand, LegacyRecordsOnlyWithoutTheCurrentName) {

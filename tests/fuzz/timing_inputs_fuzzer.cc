@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -236,15 +237,27 @@ void FuzzMergedTrace(std::string_view text) {
   MergedTrace trace;
   std::string err;
   const MergedTraceStatus status = LoadMergedTraceText(text, &trace, &err);
+  // The one-pass rewrite (critical-path's route) decides as the two-pass one does.
+  const std::unordered_set<std::string> none;
+  std::ostringstream streamed;
+  std::string stream_err;
+  const std::unordered_set<std::string>* critical =
+      status == MergedTraceStatus::kOk ? &trace.bar_keys : &none;
+  const MergedTraceStatus stream_status =
+      StreamMergedTraceRewritesText(text, {critical}, {&streamed}, &stream_err);
   if (status != MergedTraceStatus::kOk) {
     RequireOneLineMessage(err);
     Require(trace.bar_keys.empty() && trace.events.empty() && trace.members.empty(),
             "a failed load leaves nothing");
+    Require(stream_status == status && stream_err == err, "one pass fails as two passes do");
     return;
   }
   std::string out;
   Require(RewriteMergedTrace(trace, trace.bar_keys, &out, &err) == MergedTraceStatus::kOk,
           "rewriting with known critical tasks works");
+  Require(stream_status == MergedTraceStatus::kNeedsTwoPasses ||
+              (stream_status == MergedTraceStatus::kOk && streamed.str() == out),
+          "one pass writes what two passes write");
   Require(!out.empty() && out.back() == '\n', "the rewrite ends with a newline");
   MergedTrace again;
   Require(LoadMergedTraceText(out, &again, &err) == MergedTraceStatus::kOk,

@@ -240,6 +240,89 @@ TEST(MergedTraceStream, VerbatimEventsGiveWhatTheDomPathGives) {
   EXPECT_NE(Rewrite(trace, {}).find("\"name\": \"\xC2\xB7(r2t4)\""), std::string::npos);
 }
 
+/// What the two-pass route gives for `text` and the critical sets: LoadMergedTraceText, then
+/// CheckCriticalBars, then RewriteMergedTraces; the status, the message and the outputs.
+struct Outcome {
+  MergedTraceStatus status;
+  std::string err;
+  std::vector<std::string> outs;
+};
+Outcome TwoPasses(const std::string& text, const std::vector<std::unordered_set<std::string>>& sets) {
+  std::vector<const std::unordered_set<std::string>*> criticals;
+  for (const auto& set : sets) criticals.push_back(&set);
+  Outcome outcome{MergedTraceStatus::kOk, "", {}};
+  MergedTrace trace;
+  outcome.status = LoadMergedTraceText(text, &trace, &outcome.err);
+  if (outcome.status == MergedTraceStatus::kOk) {
+    outcome.status = CheckCriticalBars(trace, criticals, &outcome.err);
+  }
+  if (outcome.status != MergedTraceStatus::kOk) return outcome;
+  std::vector<std::ostringstream> streams(sets.size());
+  std::vector<std::ostream*> outs;
+  for (auto& stream : streams) outs.push_back(&stream);
+  outcome.status = RewriteMergedTraces(trace, criticals, outs, &outcome.err);
+  for (auto& stream : streams) outcome.outs.push_back(stream.str());
+  return outcome;
+}
+Outcome OnePass(const std::string& text, const std::vector<std::unordered_set<std::string>>& sets) {
+  std::vector<const std::unordered_set<std::string>*> criticals;
+  for (const auto& set : sets) criticals.push_back(&set);
+  std::vector<std::ostringstream> streams(sets.size());
+  std::vector<std::ostream*> outs;
+  for (auto& stream : streams) outs.push_back(&stream);
+  Outcome outcome{MergedTraceStatus::kOk, "", {}};
+  outcome.status = StreamMergedTraceRewritesText(text, criticals, outs, &outcome.err);
+  for (auto& stream : streams) outcome.outs.push_back(stream.str());
+  return outcome;
+}
+
+// Issue 26: critical-path rewrites the trace in one pass, writing each event as it reads it.
+// Whatever the document, that pass decides what the two-pass route decides (status, message in
+// the same precedence) and writes the same bytes on success; a repeated top-level key, which a
+// single pass cannot place, sends the caller to the two-pass route.
+TEST(MergedTraceStream, OnePassEqualsTheTwoPassRoute) {
+  const std::string canonical = Rewrite(Load(kExampleB), {"9", "10"});
+  const std::vector<std::string> documents = {
+      kExampleB,
+      canonical,
+      canonical.substr(0, canonical.size() / 2),  // cut short
+      R"([{"ph": "X", "pid": "4", "args": {"taskId": 1}}, {"ph": "X", "pid": 4, "args":)"
+      R"( {"taskId": 5.0}}, {"ph": "X", "pid": 4, "args": {"taskId": 8589934596}}])",
+      "[]", R"({"traceEvents": []})", R"({"m": {"a": [1]}, "traceEvents": [], "n": 2.50})",
+      R"({"traceEvents": [1]})", R"({"traceEvents": {}})", R"({"x": []})", "[[]]", "5",
+      R"({"traceEvents": [{"ph": "M"}, {"args": null}]})",
+      R"({"traceEvents": [{"args": 1}, {"ph": "X"} x]})",
+      R"({"traceEvents": [{"args": 1}, 7]})",
+      R"({"traceEvents": [{}, {"ts": 1e400}], "m": 1})",
+      R"({"traceEvents": [], "m": [1e999]})",
+      "[\n  {\n    \"args\": 3\n  }\n]",              // canonical, args not an object
+      "[\n  {\n    \"ts\": 1.5e400\n  }\n]",          // canonical-looking, beyond a double
+      "[\n  {\n    \"name\": \"a\x01\"\n  }\n]",   // a control character in a string
+      "[\n  {\n    \"name\": \"\xC0\xAF\"\n  }\n]",  // not UTF-8
+      R"({"a": 1, "traceEvents": [{"args": 3}], "b": {"c": 2}, "a": 5,)"
+      R"( "traceEvents": [{"name": "x", "ph": "X", "pid": 4, "args": {"taskId": 1}}]})",
+      R"({"traceEvents": [], "traceEvents": []})",
+  };
+  const std::vector<std::vector<std::unordered_set<std::string>>> criticals = {
+      {{}}, {{"9", "10"}, {"11"}}, {{"10"}, {"404"}}, {{"1"}}};
+  for (const std::string& text : documents) {
+    for (const auto& sets : criticals) {
+      const Outcome two = TwoPasses(text, sets), one = OnePass(text, sets);
+      const bool repeated = text.find("\"a\": 5") != std::string::npos ||
+                            text == R"({"traceEvents": [], "traceEvents": []})";
+      if (repeated) {  // a valid document: the caller takes the two-pass route
+        EXPECT_EQ(one.status, MergedTraceStatus::kNeedsTwoPasses) << text;
+        continue;
+      }
+      ASSERT_EQ(one.status, two.status) << text << "\n" << one.err << "\n" << two.err;
+      EXPECT_EQ(one.err, two.err) << text;
+      if (two.status == MergedTraceStatus::kOk) {
+        EXPECT_EQ(one.outs, two.outs) << text;
+      }
+    }
+  }
+}
+
 // Found by the timing_inputs fuzzer: a syntax error left the part of the document parsed before
 // it in the trace.
 TEST(MergedTrace, ASyntaxErrorLeavesTheTraceEmpty) {

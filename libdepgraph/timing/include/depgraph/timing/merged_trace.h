@@ -54,6 +54,10 @@ enum class MergedTraceStatus {
   kInvalid,  ///< not readable, not JSON, wrong shape or a critical task without a bar: the
              ///< reference reports "invalid merged_swimlane*.json" and goes on (exit 2)
   kFatal,    ///< an event's `args` is not an object: the reference crashes there (exit 1)
+  /// StreamMergedTraceRewrites only: the trace is valid, but its top level repeats a key
+  /// (Python's dict keeps the first place and the last value), so what one pass wrote is not
+  /// its rewrite. Discard the outputs; LoadMergedTrace + RewriteMergedTraces handle it.
+  kNeedsTwoPasses,
 };
 
 /// Reads the trace at `path` in one streaming pass and checks it all: syntax (as
@@ -88,6 +92,20 @@ MergedTraceStatus CheckCriticalBars(
 MergedTraceStatus RewriteMergedTraces(const MergedTrace& trace,
                                       const std::vector<const std::unordered_set<std::string>*>& criticals,
                                       const std::vector<std::ostream*>& outs, std::string* err);
+
+/// LoadMergedTrace, CheckCriticalBars and RewriteMergedTraces in one pass over the file: each
+/// event is written to the outputs as soon as it is read, so the outputs' copying overlaps the
+/// reading, and no event table is kept. Returns what those three would return in turn (the same
+/// messages, in the same precedence), or kNeedsTwoPasses. The outputs hold a whole rewrite only
+/// on kOk: write them through AtomicFile and commit only then. Cost: O(trace size) time; memory
+/// one event's DOM and the critical keys found, besides the mapped pages being read.
+MergedTraceStatus StreamMergedTraceRewrites(
+    const std::string& path, const std::vector<const std::unordered_set<std::string>*>& criticals,
+    const std::vector<std::ostream*>& outs, std::string* err);
+/// Same for an in-memory document.
+MergedTraceStatus StreamMergedTraceRewritesText(
+    std::string_view text, const std::vector<const std::unordered_set<std::string>*>& criticals,
+    const std::vector<std::ostream*>& outs, std::string* err);
 
 /// RewriteMergedTraces for one critical set, into a string (tests, small traces).
 MergedTraceStatus RewriteMergedTrace(const MergedTrace& trace,
