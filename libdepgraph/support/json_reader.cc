@@ -119,6 +119,14 @@ void JsonReader::ReleaseBefore(size_t pos) {
   released_ = end;
 }
 
+void JsonReader::DropPages(size_t begin, size_t end) const {
+  if (!mapped_) return;
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  begin = (begin + page - 1) / page * page;
+  end = std::min(end, size_) / page * page;
+  if (begin < end) madvise(const_cast<char*>(data_) + begin, end - begin, MADV_DONTNEED);
+}
+
 void JsonReader::ResumeInArray(size_t pos, size_t depth, bool first_seen) {
   pos_ = std::min(pos, size_);
   first_seen_.assign(depth > 0 ? depth - 1 : 0, 1);

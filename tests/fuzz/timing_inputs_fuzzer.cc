@@ -243,8 +243,11 @@ void FuzzMergedTrace(std::string_view text) {
   std::string stream_err;
   const std::unordered_set<std::string>* critical =
       status == MergedTraceStatus::kOk ? &trace.bar_keys : &none;
+  // With the second half's events located ahead on a second thread, whatever the size.
+  SetMergedTraceLookAheadThreshold(0);
   const MergedTraceStatus stream_status =
       StreamMergedTraceRewritesText(text, {critical}, {&streamed}, &stream_err);
+  SetMergedTraceLookAheadThreshold(size_t{16} << 20);
   if (status != MergedTraceStatus::kOk) {
     RequireOneLineMessage(err);
     Require(trace.bar_keys.empty() && trace.events.empty() && trace.members.empty(),

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <sstream>
 #include <string>
 
@@ -321,6 +322,93 @@ TEST(MergedTraceStream, OnePassEqualsTheTwoPassRoute) {
       }
     }
   }
+}
+
+/// A trace of `count` events in the rewrite's form: every third a metadata event, the others
+/// task bars of taskId i; `tweak(i, event)` may change event i first. `bare`: the document is
+/// the array; otherwise an object whose `after` member, following the events, holds
+/// `decoys` objects indented as events are (lines LookAhead may take for events).
+std::string ManyEvents(size_t count, bool bare, size_t decoys,
+                       const std::function<void(size_t, ordered_json*)>& tweak) {
+  ordered_json events = ordered_json::array();
+  for (size_t i = 0; i < count; ++i) {
+    ordered_json event = {{"args", {{"taskId", i}, {"label", "t" + std::to_string(i)}}},
+                          {"name", "task"},
+                          {"ph", i % 3 == 0 ? "M" : "X"},
+                          {"pid", 4},
+                          {"ts", 0.5 * static_cast<double>(i)}};
+    tweak(i, &event);
+    events.push_back(std::move(event));
+  }
+  ordered_json doc = events;
+  if (!bare) {
+    ordered_json after = ordered_json::array();
+    for (size_t i = 0; i < decoys; ++i) {
+      after.push_back({{"name", "decoy"}, {"ph", "X"}, {"pid", 4}, {"args", {{"taskId", i}}}});
+    }
+    doc = {{"traceEvents", std::move(events)}, {"after", std::move(after)}};
+  }
+  std::string text;
+  AppendPythonJsonDump(doc, 2, &text, 0);
+  return text;
+}
+
+// Issue 26: past 16 MiB of events, a second thread locates the second half's events ahead of
+// the reader. Whatever the document (events not in the form, errors and non-object `args` on
+// either side of the middle, lines of another member that look like events), both routes
+// decide and write exactly what they do without it.
+TEST(MergedTraceStream, LocatingAheadOnASecondThreadChangesNothing) {
+  const auto keep = [](size_t, ordered_json*) {};
+  const size_t n = 3000;
+  std::vector<std::string> documents = {
+      ManyEvents(n, false, 0, keep),
+      ManyEvents(n, true, 0, keep),
+      ManyEvents(40, false, 3000, keep),  // the middle falls among the decoys
+      ManyEvents(n, false, 10, [](size_t i, ordered_json* event) {
+        if (i % 97 == 5) (*event)["ts"] = 1e300;  // not its own repr: read as a DOM
+        if (i == 2500) (*event)["args"] = 7;      // fatal, past the middle
+      }),
+      ManyEvents(n, false, 0, [](size_t i, ordered_json* event) {
+        if (i == 200 || i == 2700) (*event)["args"] = "x";  // the first one is reported
+      }),
+      ManyEvents(n, false, 0, [](size_t i, ordered_json* event) {
+        if (i == 2200) (*event)["args"] = {{"taskId", ordered_json::array({1})}};  // a DOM bar
+      }),
+  };
+  std::string broken = ManyEvents(n, false, 0, keep);  // a syntax error past the middle
+  broken.insert(broken.size() * 3 / 4, "\x01");
+  documents.push_back(broken);
+  std::string cut = ManyEvents(n, true, 0, keep);  // cut short past the middle
+  documents.push_back(cut.substr(0, cut.size() * 4 / 5));
+  std::unordered_set<std::string> even, late = {"2999"}, missing = {"2998", "99999"};
+  for (size_t i = 1; i < n; i += 3) even.insert(std::to_string(i));
+  const std::vector<std::vector<std::unordered_set<std::string>>> criticals = {
+      {even, late}, {late, missing}};
+  for (const std::string& text : documents) {
+    for (const auto& sets : criticals) {
+      SetMergedTraceLookAheadThreshold(size_t{1} << 62);  // never
+      const Outcome two = TwoPasses(text, sets), one = OnePass(text, sets);
+      SetMergedTraceLookAheadThreshold(0);  // always
+      const Outcome two_ahead = TwoPasses(text, sets), one_ahead = OnePass(text, sets);
+      SetMergedTraceLookAheadThreshold(size_t{16} << 20);
+      for (const Outcome* ahead : {&two_ahead, &one_ahead}) {
+        const Outcome& alone = ahead == &two_ahead ? two : one;
+        ASSERT_EQ(ahead->status, alone.status) << ahead->err << "\n" << alone.err;
+        EXPECT_EQ(ahead->err, alone.err);
+        EXPECT_TRUE(ahead->outs == alone.outs) << text.size();
+      }
+      EXPECT_EQ(one.err, two.err);
+    }
+  }
+  // The renamed bars of the second half are where they should be.
+  const Outcome whole = OnePass(documents[0], {even});
+  ASSERT_EQ(whole.status, MergedTraceStatus::kOk) << whole.err;
+  const std::vector<std::string> names = Names(whole.outs[0]);
+  ASSERT_EQ(names.size(), n);
+  EXPECT_EQ(names[2999], "\xC2\xB7(t2999)");
+  EXPECT_EQ(names[2998], "task");  // critical
+  EXPECT_EQ(names[2997], "task");  // metadata, not a bar
+  EXPECT_EQ(names[2996], "\xC2\xB7(t2996)");
 }
 
 // Found by the timing_inputs fuzzer: a syntax error left the part of the document parsed before

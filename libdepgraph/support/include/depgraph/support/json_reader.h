@@ -94,6 +94,10 @@ class JsonReader {
   /// Lets the kernel drop the mapped pages that end more than 64 MiB before `pos` (they are
   /// read back from the page cache if touched again). No effect on a buffer. O(pages dropped).
   void ReleaseBefore(size_t pos);
+  /// Lets the kernel drop the mapped pages wholly inside bytes [begin, end), for a thread that
+  /// reads ahead of the reader over text() (LookAhead in timing/merged_trace.cc). Touches no
+  /// reader state, so any thread may call it. No effect on a buffer. O(pages dropped).
+  void DropPages(size_t begin, size_t end) const;
 
   /// Continues reading at byte `pos` as if inside an array nested `depth` levels deep
   /// (objects and arrays counted, the array included) that has (`first_seen`) or has not yet

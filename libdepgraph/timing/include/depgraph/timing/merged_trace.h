@@ -107,6 +107,10 @@ MergedTraceStatus StreamMergedTraceRewritesText(
     std::string_view text, const std::vector<const std::unordered_set<std::string>*>& criticals,
     const std::vector<std::ostream*>& outs, std::string* err);
 
+/// From how many bytes of event array on (default 16 MiB) the reading passes locate the events
+/// of its second half on a second thread. For tests (0: always); the results never depend on it.
+void SetMergedTraceLookAheadThreshold(size_t bytes);
+
 /// RewriteMergedTraces for one critical set, into a string (tests, small traces).
 MergedTraceStatus RewriteMergedTrace(const MergedTrace& trace,
                                      const std::unordered_set<std::string>& critical,
