@@ -521,6 +521,21 @@ MergedTraceStatus StreamRewrites(JsonReader* reader,
       criticals, [&](size_t o, const std::string& key) { return found[o].count(key) != 0; }, err);
 }
 
+/// Opens a reader on the trace file at `path` (a regular file, else a message naming it).
+bool OpenTrace(const std::string& path, JsonReader* reader, std::string* err) {
+  InputFileError error;
+  uint64_t size = 0;
+  if (!CheckRegularInput(path, &size, &error)) {
+    *err = error.message;
+    return false;
+  }
+  if (!reader->Open(path, err)) {
+    *err = EscapeForMessage(path) + ": " + *err;
+    return false;
+  }
+  return true;
+}
+
 /// Opens a reader on the trace's document again: its file, or the text it was read from.
 bool Reopen(const MergedTrace& trace, JsonReader* reader, std::string* err) {
   if (trace.path.empty()) {
@@ -585,17 +600,8 @@ std::string TraceDisplayId(const ordered_json& task_id) {
 
 MergedTraceStatus LoadMergedTrace(const std::string& path, MergedTrace* trace, std::string* err) {
   *trace = MergedTrace();
-  InputFileError error;
-  uint64_t size = 0;
-  if (!CheckRegularInput(path, &size, &error)) {
-    *err = error.message;
-    return MergedTraceStatus::kInvalid;
-  }
   JsonReader reader;
-  if (!reader.Open(path, err)) {
-    *err = EscapeForMessage(path) + ": " + *err;
-    return MergedTraceStatus::kInvalid;
-  }
+  if (!OpenTrace(path, &reader, err)) return MergedTraceStatus::kInvalid;
   trace->path = path;
   const MergedTraceStatus status = Scan(&reader, trace, nullptr, nullptr, nullptr, err);
   if (status != MergedTraceStatus::kOk) *trace = MergedTrace();
@@ -679,17 +685,8 @@ void SetMergedTraceLookAheadThreshold(size_t bytes) { look_ahead_threshold = byt
 MergedTraceStatus StreamMergedTraceRewrites(
     const std::string& path, const std::vector<const std::unordered_set<std::string>*>& criticals,
     const std::vector<std::ostream*>& outs, std::string* err) {
-  InputFileError error;
-  uint64_t size = 0;
-  if (!CheckRegularInput(path, &size, &error)) {
-    *err = error.message;
-    return MergedTraceStatus::kInvalid;
-  }
   JsonReader reader;
-  if (!reader.Open(path, err)) {
-    *err = EscapeForMessage(path) + ": " + *err;
-    return MergedTraceStatus::kInvalid;
-  }
+  if (!OpenTrace(path, &reader, err)) return MergedTraceStatus::kInvalid;
   return StreamRewrites(&reader, criticals, outs, err);
 }
 
