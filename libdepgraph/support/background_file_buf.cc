@@ -27,7 +27,7 @@ bool BackgroundFileBuf::Open(const std::string& path, std::string* err) {
   }
   stop_ = false;
   error_.clear();
-  writer_ = std::thread([this] { WriterLoop(); });
+  replaced_.clear();
   return true;
 }
 
@@ -35,8 +35,13 @@ void BackgroundFileBuf::Adopt(int fd, std::string replaced) {
   fd_ = fd;
   stop_ = false;
   error_.clear();
-  writer_ = std::thread([this, replaced = std::move(replaced)] {
-    if (!replaced.empty()) DropCachedPages(replaced);
+  replaced_ = std::move(replaced);
+}
+
+void BackgroundFileBuf::StartWriter() {
+  if (writer_.joinable()) return;
+  writer_ = std::thread([this] {
+    if (!replaced_.empty()) DropCachedPages(replaced_);
     WriterLoop();
   });
 }
@@ -59,22 +64,7 @@ void BackgroundFileBuf::WriterLoop() {
     const size_t bytes = pending_bytes_;
     const bool discard = !error_.empty();
     lock.unlock();
-    std::string failure;
-    for (size_t done = 0; !discard && done < bytes;) {
-      const ssize_t n = write(fd_, writing_.data() + done, bytes - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        failure = n < 0 ? std::strerror(errno) : "write returned 0";
-        break;
-      }
-      done += static_cast<size_t>(n);
-    }
-    written_ += bytes;
-    if (!discard && written_ - synced_ >= (size_t{32} << 20)) {
-      sync_file_range(fd_, static_cast<off_t>(synced_), static_cast<off_t>(written_ - synced_),
-                      SYNC_FILE_RANGE_WRITE);
-      synced_ = written_;
-    }
+    const std::string failure = discard ? std::string() : WriteBytes(writing_.data(), bytes);
     lock.lock();
     if (!failure.empty() && error_.empty()) error_ = failure;
     pending_ = false;
@@ -82,8 +72,36 @@ void BackgroundFileBuf::WriterLoop() {
   }
 }
 
+std::string BackgroundFileBuf::WriteBytes(const char* data, size_t bytes) {
+  for (size_t done = 0; done < bytes;) {
+    const ssize_t n = write(fd_, data + done, bytes - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? std::strerror(errno) : "write returned 0";
+    done += static_cast<size_t>(n);
+  }
+  written_ += bytes;
+  if (written_ - synced_ >= (size_t{32} << 20)) {
+    sync_file_range(fd_, static_cast<off_t>(synced_), static_cast<off_t>(written_ - synced_),
+                    SYNC_FILE_RANGE_WRITE);
+    synced_ = written_;
+  }
+  return "";
+}
+
+bool BackgroundFileBuf::WriteUnthreaded() {
+  if (!replaced_.empty()) {
+    DropCachedPages(replaced_);
+    replaced_.clear();
+  }
+  const size_t bytes = static_cast<size_t>(pptr() - pbase());
+  if (error_.empty()) error_ = WriteBytes(filling_.data(), bytes);
+  setp(filling_.data(), filling_.data() + filling_.size());
+  return error_.empty();
+}
+
 bool BackgroundFileBuf::HandOff() {
   const size_t bytes = static_cast<size_t>(pptr() - pbase());
+  if (bytes > 0) StartWriter();
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [this] { return !pending_; });
   if (!error_.empty()) {
@@ -115,6 +133,7 @@ BackgroundFileBuf::int_type BackgroundFileBuf::overflow(int_type ch) {
 }
 
 int BackgroundFileBuf::sync() {
+  if (fd_ >= 0 && !writer_.joinable()) return WriteUnthreaded() ? 0 : -1;
   if (fd_ < 0 || !HandOff()) return -1;
   WaitIdle();
   return failed() ? -1 : 0;
@@ -127,13 +146,17 @@ bool BackgroundFileBuf::failed() {
 
 bool BackgroundFileBuf::Close(std::string* err) {
   if (fd_ < 0) return true;
-  HandOff();
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-    cv_.notify_all();
+  if (!writer_.joinable()) {  // all of it fitted the one buffer: no thread needed
+    WriteUnthreaded();
+  } else {
+    HandOff();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+      cv_.notify_all();
+    }
+    writer_.join();
   }
-  writer_.join();
   bool ok = error_.empty();
   if (!ok) *err = error_;
   if (close(fd_) != 0 && ok) {

@@ -14,7 +14,10 @@
 namespace depgraph {
 
 /// A std::streambuf over a file descriptor with two buffers: the caller fills one while a
-/// writer thread, started by Open() and joined by Close(), writes the other. The bytes reach
+/// writer thread, started when the first buffer is full and joined by Close(), writes the
+/// other (an output that fits one buffer is written by Close() itself, with no thread; and no
+/// thread runs before the first megabyte, so a process may fork a child before its output
+/// grows without the child inheriting a lock held by a writer). The bytes reach
 /// the file in the order they were put, as with a plain buffered stream; only the time the
 /// caller spends waiting for write() changes. On the 1 M-task viewer run (269 MB of text) the
 /// copy into the page cache took 0.4 s, which formatting now overlaps.
@@ -35,11 +38,11 @@ class BackgroundFileBuf : public std::streambuf {
   BackgroundFileBuf(const BackgroundFileBuf&) = delete;
   BackgroundFileBuf& operator=(const BackgroundFileBuf&) = delete;
 
-  /// Opens (truncating) the file at `path` for writing and starts the writer. False with
+  /// Opens (truncating) the file at `path` for writing. False with
   /// errno's message in *err on failure. O(1).
   bool Open(const std::string& path, std::string* err);
-  /// Takes ownership of the open, writable descriptor `fd` (closed by Close()) and starts the
-  /// writer, so a file created by mkstemp is written without reopening it by name. O(1).
+  /// Takes ownership of the open, writable descriptor `fd` (closed by Close()), so a file
+  /// created by mkstemp is written without reopening it by name. O(1).
   /// `replaced`: the file this one is to be renamed over, if any. When it is large (64 MiB or
   /// more), the writer first drops its cached pages (POSIX_FADV_DONTNEED; its data stays on
   /// disk), so that the rename, which evicts them, does not pay for it at the end of the run.
@@ -61,6 +64,13 @@ class BackgroundFileBuf : public std::streambuf {
   // Waits until everything handed off has been written.
   void WaitIdle();
   void WriterLoop();
+  // Before the writer starts: writes the buffer on the caller's thread. False once a write
+  // failed.
+  bool WriteUnthreaded();
+  // Starts the writer thread (once): it first drops replaced_'s cached pages.
+  void StartWriter();
+  // Writes `bytes` at `data` to the file, starting writeback every 32 MiB; "" or the error.
+  std::string WriteBytes(const char* data, size_t bytes);
   static void DropCachedPages(const std::string& path);
   static constexpr off_t kDropCacheBytes = off_t{64} << 20;
 
@@ -69,6 +79,7 @@ class BackgroundFileBuf : public std::streambuf {
   std::vector<char> writing_;  // owned by the writer while `pending_` is set
   size_t pending_bytes_ = 0;
   bool pending_ = false;  // writing_ holds bytes to write
+  std::string replaced_;  // the file this one will replace (Adopt), or ""
   size_t written_ = 0;  // bytes written so far (writer thread only)
   size_t synced_ = 0;   // bytes whose writeback has been started (writer thread only)
   bool stop_ = false;

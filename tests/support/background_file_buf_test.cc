@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <ostream>
 #include <random>
 #include <string>
@@ -60,6 +61,44 @@ TEST(BackgroundFileBuf, OpenNamesWhyItFailed) {
   EXPECT_FALSE(buf.Open("/nonexistent-dir/out.txt", &err));
   EXPECT_EQ(err, "No such file or directory");
   EXPECT_TRUE(buf.Close(&err));  // nothing was open
+}
+
+size_t ThreadCount() {
+  size_t count = 0;
+  for ([[maybe_unused]] const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    ++count;
+  }
+  return count;
+}
+
+// The sanitizer suite hung in deps_viewer's Graphviz page: the page's output was open, so its
+// writer thread was running when the layout child was forked, and the child inherited the
+// sanitizer allocator's lock held by that thread. No thread runs until a buffer is full, and
+// an output that fits one buffer never starts one (a flush writes it on the caller's thread).
+TEST(BackgroundFileBuf, NoThreadRunsUntilTheFirstBufferIsFull) {
+  testing::TempDir dir;
+  const std::string path = dir.File("out.txt");
+  const size_t before = ThreadCount();
+  BackgroundFileBuf buf(64);
+  std::string err;
+  ASSERT_TRUE(buf.Open(path, &err)) << err;
+  std::ostream out(&buf);
+  out << std::string(40, 'a');
+  out.flush();
+  EXPECT_EQ(ThreadCount(), before);
+  EXPECT_EQ(testing::ReadFile(path), std::string(40, 'a'));  // the flush wrote it
+  out << std::string(100, 'b');                              // past the buffer
+  EXPECT_EQ(ThreadCount(), before + 1);
+  ASSERT_TRUE(buf.Close(&err)) << err;
+  EXPECT_EQ(ThreadCount(), before);
+  EXPECT_EQ(testing::ReadFile(path), std::string(40, 'a') + std::string(100, 'b'));
+
+  BackgroundFileBuf small;
+  ASSERT_TRUE(small.Open(path, &err)) << err;
+  std::ostream(&small) << "small";
+  EXPECT_EQ(ThreadCount(), before);
+  ASSERT_TRUE(small.Close(&err)) << err;
+  EXPECT_EQ(testing::ReadFile(path), "small");
 }
 
 }  // namespace
