@@ -53,6 +53,9 @@ echo "decode $tasks tasks, seed $seed: deps.json $(stat -c %s "$run/deps.json") 
   "records $(stat -c %s "$run/chip_swimlane_records.json") B," \
   "merged trace $(stat -c %s "$run/merged_swimlane_bench.json") B"
 echo '{"default": 100}' >"$workdir/durations.json"
+# The inputs on disk before timing, as a capture made by an earlier run is: otherwise the
+# kernel's writeback of the 474 MB trace just made competes with the runs' own output.
+sync
 
 # measure LABEL CMD...: CMD $repeat times; each run and the fastest as "<s> s, <KB> KB".
 measure() {
