@@ -96,6 +96,20 @@ bool MakeTraces(RankOutcome* outcome, std::ostream& err) {
         << "\n";
     return true;
   };
+  const auto fatal = [&](const std::string& message) {  // the reference crashes (exit 1)
+    err << "error: " << outcome->merged.string() << ": " << message << "\n";
+    return false;
+  };
+  // Renames both outputs into place, or neither.
+  const auto commit = [&](AtomicFile* static_file, AtomicFile* observed_file) {
+    std::string error;
+    if (!AtomicFile::CommitTogether({static_file, observed_file}, &error)) {
+      err << "error: " << error << "\n";
+      return false;
+    }
+    outcome->traces = "written";
+    return true;
+  };
   const TaskTimings& timings = outcome->analysis.timings;
   const CriticalPathResult& result = outcome->analysis.result;
   std::unordered_set<std::string> static_keys, observed_keys;
@@ -119,29 +133,16 @@ bool MakeTraces(RankOutcome* outcome, std::ostream& err) {
         observed_file.Open(observed_path.string(), &open_error)) {
       status = StreamMergedTraceRewrites(outcome->merged.string(), criticals,
                                          {&static_file.stream(), &observed_file.stream()}, &error);
-      if (status == MergedTraceStatus::kFatal) {
-        err << "error: " << outcome->merged.string() << ": " << error << "\n";
-        return false;
-      }
+      if (status == MergedTraceStatus::kFatal) return fatal(error);
       if (status == MergedTraceStatus::kInvalid) return invalid(error);
-      if (status == MergedTraceStatus::kOk) {
-        if (!AtomicFile::CommitTogether({&static_file, &observed_file}, &error)) {
-          err << "error: " << error << "\n";
-          return false;
-        }
-        outcome->traces = "written";
-        return true;
-      }
+      if (status == MergedTraceStatus::kOk) return commit(&static_file, &observed_file);
     }
   }
   // The two-pass route: read and check the whole trace, check its bars, and only then open
   // the outputs.
   MergedTrace trace;
   status = LoadMergedTrace(outcome->merged.string(), &trace, &error);
-  if (status == MergedTraceStatus::kFatal) {
-    err << "error: " << outcome->merged.string() << ": " << error << "\n";
-    return false;
-  }
+  if (status == MergedTraceStatus::kFatal) return fatal(error);
   if (status == MergedTraceStatus::kInvalid) return invalid(error);
   if (CheckCriticalBars(trace, criticals, &error) != MergedTraceStatus::kOk) {
     return invalid(error);
@@ -156,12 +157,7 @@ bool MakeTraces(RankOutcome* outcome, std::ostream& err) {
                           &error) != MergedTraceStatus::kOk) {
     return invalid(error);
   }
-  if (!AtomicFile::CommitTogether({&static_file, &observed_file}, &error)) {
-    err << "error: " << error << "\n";
-    return false;
-  }
-  outcome->traces = "written";
-  return true;
+  return commit(&static_file, &observed_file);
 }
 
 /// The per-rank results as JSON (schema depgraph-critical-path/1, docs/timing.md).

@@ -20,14 +20,12 @@ BackgroundFileBuf::~BackgroundFileBuf() {
 }
 
 bool BackgroundFileBuf::Open(const std::string& path, std::string* err) {
-  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd_ < 0) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
     *err = std::strerror(errno);
     return false;
   }
-  stop_ = false;
-  error_.clear();
-  replaced_.clear();
+  Adopt(fd);
   return true;
 }
 

@@ -251,9 +251,7 @@ class LookAhead {
   LookAhead(const JsonReader& reader, size_t from, int level)
       : reader_(reader), document_(reader.text()), level_(level) {
     const std::string_view document = document_;
-    if (document.size() - from < look_ahead_threshold.load() || document.size() - from < 2) {
-      return;
-    }
+    if (document.size() - from < look_ahead_threshold.load()) return;
     indent_ = "\n" + std::string(static_cast<size_t>(2 * level), ' ') + "{";
     const size_t start = document.find(indent_, from + (document.size() - from) / 2);
     if (start == std::string_view::npos) return;
@@ -680,7 +678,9 @@ MergedTraceStatus RewriteMergedTraces(
   return MergedTraceStatus::kOk;
 }
 
-void SetMergedTraceLookAheadThreshold(size_t bytes) { look_ahead_threshold = bytes; }
+size_t SetMergedTraceLookAheadThreshold(size_t bytes) {
+  return look_ahead_threshold.exchange(bytes);
+}
 
 MergedTraceStatus StreamMergedTraceRewrites(
     const std::string& path, const std::vector<const std::unordered_set<std::string>*>& criticals,

@@ -244,10 +244,10 @@ void FuzzMergedTrace(std::string_view text) {
   const std::unordered_set<std::string>* critical =
       status == MergedTraceStatus::kOk ? &trace.bar_keys : &none;
   // With the second half's events located ahead on a second thread, whatever the size.
-  SetMergedTraceLookAheadThreshold(0);
+  const size_t threshold = SetMergedTraceLookAheadThreshold(0);
   const MergedTraceStatus stream_status =
       StreamMergedTraceRewritesText(text, {critical}, {&streamed}, &stream_err);
-  SetMergedTraceLookAheadThreshold(size_t{16} << 20);
+  SetMergedTraceLookAheadThreshold(threshold);
   if (status != MergedTraceStatus::kOk) {
     RequireOneLineMessage(err);
     Require(trace.bar_keys.empty() && trace.events.empty() && trace.members.empty(),

@@ -386,11 +386,11 @@ TEST(MergedTraceStream, LocatingAheadOnASecondThreadChangesNothing) {
       {even, late}, {late, missing}};
   for (const std::string& text : documents) {
     for (const auto& sets : criticals) {
-      SetMergedTraceLookAheadThreshold(size_t{1} << 62);  // never
+      const size_t threshold = SetMergedTraceLookAheadThreshold(size_t{1} << 62);  // never
       const Outcome two = TwoPasses(text, sets), one = OnePass(text, sets);
       SetMergedTraceLookAheadThreshold(0);  // always
       const Outcome two_ahead = TwoPasses(text, sets), one_ahead = OnePass(text, sets);
-      SetMergedTraceLookAheadThreshold(size_t{16} << 20);
+      SetMergedTraceLookAheadThreshold(threshold);
       for (const Outcome* ahead : {&two_ahead, &one_ahead}) {
         const Outcome& alone = ahead == &two_ahead ? two : one;
         ASSERT_EQ(ahead->status, alone.status) << ahead->err << "\n" << alone.err;

@@ -109,7 +109,8 @@ MergedTraceStatus StreamMergedTraceRewritesText(
 
 /// From how many bytes of event array on (default 16 MiB) the reading passes locate the events
 /// of its second half on a second thread. For tests (0: always); the results never depend on it.
-void SetMergedTraceLookAheadThreshold(size_t bytes);
+/// Returns the previous threshold, to put back.
+size_t SetMergedTraceLookAheadThreshold(size_t bytes);
 
 /// RewriteMergedTraces for one critical set, into a string (tests, small traces).
 MergedTraceStatus RewriteMergedTrace(const MergedTrace& trace,
