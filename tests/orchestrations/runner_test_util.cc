@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 namespace depgraph::testing {
@@ -17,6 +19,20 @@ std::string Quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+/// The directories FreshDir made; removed when the test program exits. Never destroyed, so
+/// it outlives the exit handler that reads it.
+std::vector<std::string>& MadeDirectories() {
+  static auto* dirs = new std::vector<std::string>;
+  return *dirs;
+}
+
+void RemoveMadeDirectories() {
+  for (const std::string& dir : MadeDirectories()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
 }
 
 }  // namespace
@@ -41,6 +57,9 @@ std::string FreshDir(const std::string& name) {
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (mkdtemp(buf.data()) == nullptr) return "";
+  static std::once_flag registered;
+  std::call_once(registered, [] { std::atexit(RemoveMadeDirectories); });
+  MadeDirectories().push_back(buf.data());
   return buf.data();
 }
 

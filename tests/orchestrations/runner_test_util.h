@@ -15,7 +15,8 @@ std::string ReadFile(const std::string& path);
 /// Writes `text` to `path` (replacing it).
 void WriteFile(const std::string& path, const std::string& text);
 
-/// A fresh empty directory under the test temp dir ("" on failure).
+/// A fresh empty directory under the test temp dir ("" on failure), removed with its
+/// contents when the test program exits.
 std::string FreshDir(const std::string& name);
 
 /// Exit code and captured output of one runner invocation.
