@@ -53,6 +53,8 @@ cli=$build/apps/depgraph/depgraph
 python3 "$here/synth_level3_records.py" "$workdir/chip_swimlane_records.json" \
   "$workdir/level3_records.json" --seed "$seed"
 echo "records: $(stat -c %s "$workdir/level3_records.json") bytes (level 3), deps.json: $(stat -c %s "$workdir/deps.json") bytes"
+# The inputs on disk before timing, as a capture's are.
+sync
 
 # measure LABEL RUNS CMD...: runs CMD RUNS times (stdout to $workdir/<label>.out), prints each
 # "<s> s <KB> KB" and the fastest.

@@ -47,6 +47,9 @@ cli=$build/apps/depgraph/depgraph
 "$build/apps/gen_graph" --shape decode --tasks "$tasks" --seed "$seed" --timing-records \
   -o "$workdir/deps.json"
 echo "records: $(stat -c %s "$workdir/chip_swimlane_records.json") bytes, deps.json: $(stat -c %s "$workdir/deps.json") bytes"
+# The inputs on disk before timing, as a capture's are: otherwise their writeback competes with
+# the runs' own output.
+sync
 
 # measure LABEL CMD...: runs CMD $repeat times, prints each "<s> s <KB> KB" and the fastest.
 measure() {

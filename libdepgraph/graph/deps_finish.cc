@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "deps_loader.h"
+#include "depgraph/internal/huge_pages.h"
 
 namespace depgraph {
 
@@ -43,7 +44,7 @@ void SortById(std::vector<IndexEntry>* entries) {
   for (const IndexEntry& e : *entries) {
     for (int b = 0; b < 8; ++b) ++count[b][(e.first >> (8 * b)) & 0xFF];
   }
-  std::vector<IndexEntry> scratch(n);
+  std::vector<IndexEntry> scratch = LargeVector<IndexEntry>(n);
   for (int b = 0; b < 8; ++b) {
     std::array<uint32_t, 256>& digit = count[b];
     if (digit[((*entries)[0].first >> (8 * b)) & 0xFF] == n) continue;  // shared by all
@@ -141,7 +142,7 @@ bool DepsLoader::Finish(unsigned threads) {
   std::vector<IndexEntry>& index = graph_.task_index;
   auto build_task_index = [&] {
     index.clear();
-    index.reserve(graph_.tasks.size());
+    ReserveLarge(&index, graph_.tasks.size());
     for (uint32_t t = 0; t < graph_.tasks.size(); ++t) index.emplace_back(graph_.tasks[t].id, t);
     SortById(&index);
     size_t kept = 0;
@@ -158,11 +159,11 @@ bool DepsLoader::Finish(unsigned threads) {
     // Sorted through (id, position) entries, which the radix sort moves instead of whole
     // tensors; equal ids keep their file order, so the last entry wins below.
     std::vector<IndexEntry> order;
-    order.reserve(raw_tensors_.size());
+    ReserveLarge(&order, raw_tensors_.size());
     for (uint32_t t = 0; t < raw_tensors_.size(); ++t) order.emplace_back(raw_tensors_[t].id, t);
     SortById(&order);
     graph_.tensors.clear();
-    graph_.tensors.reserve(order.size());
+    ReserveLarge(&graph_.tensors, order.size());
     for (const IndexEntry& entry : order) {
       const Tensor& t = raw_tensors_[entry.second];
       if (!graph_.tensors.empty() && graph_.tensors.back().id == t.id) {
@@ -178,7 +179,7 @@ bool DepsLoader::Finish(unsigned threads) {
 
   // Endpoints: tasks become nodes by being named; other ids are collected apart.
   const size_t rows = row_ends_.size();
-  std::vector<Pair> ends(rows);  // per row: positions in `index`, or kNotATask
+  std::vector<Pair> ends = LargeVector<Pair>(rows);  // per row: positions in `index`, or kNotATask
   std::vector<std::vector<TaskId>> others_of(std::max(threads, 1u));
   RunSplit(threads, rows, [&](size_t begin, size_t end, unsigned part) {
     size_t pred_hint = 0, succ_hint = 0;
@@ -191,7 +192,7 @@ bool DepsLoader::Finish(unsigned threads) {
       if (ends[r].succ == kNotATask) others.push_back(succ);
     }
   });
-  std::vector<uint8_t> is_node(index.size(), 0);
+  std::vector<uint8_t> is_node = LargeVector<uint8_t>(index.size(), 0);
   for (const Pair& e : ends) {
     if (e.pred != kNotATask) is_node[e.pred] = 1;
     if (e.succ != kNotATask) is_node[e.succ] = 1;
@@ -210,11 +211,11 @@ bool DepsLoader::Finish(unsigned threads) {
   // Nodes: the two sorted sets merged; each remembers its task or -1.
   std::vector<TaskId>& nodes = graph_.nodes;
   nodes.clear();
-  nodes.reserve(index.size() + others.size());
+  ReserveLarge(&nodes, index.size() + others.size());
   graph_.node_task.clear();
-  graph_.node_task.reserve(index.size() + others.size());
-  std::vector<uint32_t> node_of_task(index.size(), kNotATask);
-  std::vector<uint32_t> node_of_other(others.size());
+  ReserveLarge(&graph_.node_task, index.size() + others.size());
+  std::vector<uint32_t> node_of_task = LargeVector<uint32_t>(index.size(), kNotATask);
+  std::vector<uint32_t> node_of_other = LargeVector<uint32_t>(others.size());
   {
     size_t p = 0, k = 0;
     while (p < index.size() || k < others.size()) {
@@ -251,12 +252,13 @@ bool DepsLoader::Finish(unsigned threads) {
 
   // Pairs, sorted by (pred, succ) index = numeric id order: rows bucketed by pred (counting
   // sort, stable) as (succ, row) keys, each bucket sorted; equal successors make one pair.
-  std::vector<uint32_t> first_row(nodes.size() + 1, 0);
+  std::vector<uint32_t> first_row = LargeVector<uint32_t>(nodes.size() + 1, 0);
   for (const Pair& e : ends) ++first_row[e.pred + 1];
   for (size_t u = 0; u < nodes.size(); ++u) first_row[u + 1] += first_row[u];
-  std::vector<uint64_t> keys(rows);
+  std::vector<uint64_t> keys = LargeVector<uint64_t>(rows);
   {
-    std::vector<uint32_t> cursor(first_row.begin(), first_row.end() - 1);
+    std::vector<uint32_t> cursor = LargeVector<uint32_t>(nodes.size());
+    std::copy(first_row.begin(), first_row.end() - 1, cursor.begin());
     for (uint32_t r = 0; r < rows; ++r) {
       keys[cursor[ends[r].pred]++] = (static_cast<uint64_t>(ends[r].succ) << 32) | r;
     }
@@ -268,7 +270,7 @@ bool DepsLoader::Finish(unsigned threads) {
   auto opens_pair = [](auto it, auto from) {
     return it == from || (*it >> 32) != (*(it - 1) >> 32);
   };
-  std::vector<uint32_t> first_pair(nodes.size() + 1, 0);
+  std::vector<uint32_t> first_pair = LargeVector<uint32_t>(nodes.size() + 1, 0);
   RunSplit(threads, nodes.size(), [&](size_t begin, size_t end, unsigned) {
     for (size_t u = begin; u < end; ++u) {
       const auto from = keys.begin() + first_row[u], to = keys.begin() + first_row[u + 1];
@@ -279,8 +281,9 @@ bool DepsLoader::Finish(unsigned threads) {
     }
   });
   for (size_t u = 0; u < nodes.size(); ++u) first_pair[u + 1] += first_pair[u];
+  ReserveLarge(&graph_.pairs, first_pair[nodes.size()]);
   graph_.pairs.resize(first_pair[nodes.size()]);
-  std::vector<uint32_t> pair_of_row(rows);
+  std::vector<uint32_t> pair_of_row = LargeVector<uint32_t>(rows);
   RunSplit(threads, nodes.size(), [&](size_t begin, size_t end, unsigned) {
     for (size_t u = begin; u < end; ++u) {
       const auto from = keys.begin() + first_row[u], to = keys.begin() + first_row[u + 1];

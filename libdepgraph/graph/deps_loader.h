@@ -138,7 +138,7 @@ class DepsLoader {
   // Sizes when the current top-level array began, to extrapolate from.
   struct ArrayEstimate {
     size_t open = 0;
-    size_t tasks = 0, args = 0, rows = 0, tensors = 0;
+    size_t tasks = 0, args = 0, rows = 0, producer_views = 0, tensors = 0;
     bool done = true;
   };
   ArrayEstimate estimate_;

@@ -3,15 +3,14 @@
 // readers are in deps_elements.cc, the index build in deps_finish.cc.
 #include "depgraph/graph/load_deps.h"
 
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <exception>
 #include <memory>
 
 #include "deps_loader.h"
 #include "depgraph/graph/document_kind.h"
+#include "depgraph/internal/huge_pages.h"
 #include "depgraph/internal/message_quote.h"
 #include "depgraph/internal/parallel_load.h"
 #include "depgraph/support/input_file.h"
@@ -29,28 +28,6 @@ constexpr size_t kScanLead = size_t{32} << 20;
 constexpr unsigned kSlotsPerThread = 8;
 // The model's vectors are sized once from what this much of an array holds.
 constexpr size_t kEstimateAfterBytes = size_t{1} << 20;
-
-// Reserves room for `n` elements, if the address space can be had (an estimate may be far too
-// high; the vector then grows as usual). Large buffers ask for transparent huge pages: first
-// writes then fault 2 MiB at a time instead of 4 KiB. Capacity never written costs no memory.
-template <typename T>
-void ReserveLarge(std::vector<T>* v, size_t n) {
-  if (n <= v->capacity()) return;
-  try {
-    v->reserve(n);
-  } catch (const std::exception&) {  // std::bad_alloc, std::length_error
-    return;
-  }
-#ifdef MADV_HUGEPAGE
-  const size_t bytes = v->capacity() * sizeof(T);
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  if (bytes < 4 * kHuge) return;
-  const uintptr_t data = reinterpret_cast<uintptr_t>(v->data());
-  const uintptr_t begin = (data + kHuge - 1) & ~(kHuge - 1);
-  const uintptr_t end = (data + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#endif
-}
 
 // One block buffer per slot of the parallel parse: a reader over the same input and a loader
 // filling a scratch graph, reused from block to block.
@@ -149,8 +126,13 @@ void DepsLoader::ReportProgressAt(size_t position) {
 }
 
 void DepsLoader::BeginArrayEstimate(size_t open) {
-  estimate_ = ArrayEstimate{open, graph_.tasks.size(), graph_.args.size(), graph_.rows.size(),
-                            raw_tensors_.size(), false};
+  estimate_ = ArrayEstimate{open,
+                            graph_.tasks.size(),
+                            graph_.args.size(),
+                            graph_.rows.size(),
+                            graph_.producer_views.size(),
+                            raw_tensors_.size(),
+                            false};
 }
 
 void DepsLoader::ReserveFromEstimate(size_t position) {
@@ -167,6 +149,7 @@ void DepsLoader::ReserveFromEstimate(size_t position) {
   grow(&graph_.args, estimate_.args, 1.0);
   grow(&graph_.rows, estimate_.rows, 1.0);
   grow(&row_ends_, estimate_.rows, 1.0);
+  grow(&graph_.producer_views, estimate_.producer_views, 1.0);
   // Not `dims`: it holds each distinct list once (dim_interner.h), so it stops growing early.
   grow(&raw_tensors_, estimate_.tensors, 1.0);
 }
