@@ -124,6 +124,61 @@ using FlatMap = FlatIdMap;  // its kNone is this file's kNone (UINT32_MAX)
 constexpr uint32_t kApproxBit = 1u << 31;
 uint32_t EntryTask(uint32_t entry) { return entry & ~kApproxBit; }
 
+// ReaderLists::Add's results for the entry being added: list -> new list. Every key of one
+// entry (one task's read) is new to the next entry, so the table is emptied per entry in O(1)
+// by a generation stamp and stays as small as one read's segments, cache-resident.
+class AddMemo {
+ public:
+  AddMemo() { slots_.resize(64); }
+  // Forgets every result unless they were for `entry`.
+  void Use(uint32_t entry) {
+    if (entry == entry_ && size_ > 0) return;
+    entry_ = entry;
+    size_ = 0;
+    if (++stamp_ == 0) {  // wrapped: no old stamp may match
+      for (Slot& slot : slots_) slot.stamp = 0;
+      stamp_ = 1;
+    }
+  }
+  // The memoized result for `list`, or kNone.
+  uint32_t Find(uint32_t list) const {
+    for (size_t i = SlotOf(list);; i = (i + 1) & (slots_.size() - 1)) {
+      const Slot& slot = slots_[i];
+      if (slot.stamp != stamp_) return kNone;
+      if (slot.list == list) return slot.result;
+    }
+  }
+  void Insert(uint32_t list, uint32_t result) {
+    if (2 * (size_ + 1) > slots_.size()) Grow();
+    size_t i = SlotOf(list);
+    while (slots_[i].stamp == stamp_ && slots_[i].list != list) i = (i + 1) & (slots_.size() - 1);
+    if (slots_[i].stamp != stamp_) ++size_;
+    slots_[i] = Slot{stamp_, list, result};
+  }
+
+ private:
+  struct Slot {
+    uint32_t stamp = 0;
+    uint32_t list = 0;
+    uint32_t result = 0;
+  };
+  size_t SlotOf(uint32_t list) const {
+    return static_cast<size_t>((uint64_t{list} * 0x9E3779B97F4A7C15ull) >> 32) & (slots_.size() - 1);
+  }
+  void Grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    size_ = 0;
+    for (const Slot& slot : old) {
+      if (slot.stamp == stamp_) Insert(slot.list, slot.result);
+    }
+  }
+  std::vector<Slot> slots_;
+  uint32_t stamp_ = 1;
+  uint32_t entry_ = 0;
+  size_t size_ = 0;
+};
+
 // Immutable reader lists as hash-consed cons cells: equal lists built the same way get the
 // same id, so adjacent byte segments with equal reader sets merge. List 0 is empty.
 class ReaderLists {
@@ -147,8 +202,8 @@ class ReaderLists {
   // (entry task reached from theirs) or that belong to the same task.
   template <typename Supersedes>
   uint32_t Add(uint32_t list, uint32_t entry, int window, Supersedes&& supersedes) {
-    const uint64_t key = (uint64_t{list} << 32) | entry;
-    const uint32_t memo = memo_.Find(key);
+    memo_.Use(entry);
+    const uint32_t memo = memo_.Find(list);
     if (memo != kNone) return memo;
     std::vector<uint32_t>& kept = scratch_;
     kept.clear();
@@ -165,7 +220,7 @@ class ReaderLists {
     uint32_t result = cur;  // the shared tail beyond the window
     for (size_t i = kept.size(); i-- > 0;) result = Cons(kept[i], result);
     result = Cons(merged, result);
-    memo_.Insert(key, result);
+    memo_.Insert(list, result);
     return result;
   }
 
@@ -194,7 +249,7 @@ class ReaderLists {
     for (uint32_t i = 1; i < cells_.size(); ++i) {
       intern_.Insert((uint64_t{cells_[i].entry} << 32) | cells_[i].next, i);
     }
-    memo_.Reset();
+    memo_ = AddMemo();
   }
 
  private:
@@ -204,7 +259,7 @@ class ReaderLists {
   };
   std::vector<Cell> cells_;
   FlatMap intern_;
-  FlatMap memo_;
+  AddMemo memo_;
   std::vector<uint32_t> scratch_;
 };
 
