@@ -52,25 +52,23 @@ class SegmentMap {
     for (; it != map_.end() && it->first < e; ++it) f(it->first, it->second.end, it->second.value);
   }
 
-  void Erase(int64_t b, int64_t e) {
-    SplitAt(b);
-    SplitAt(e);
-    map_.erase(map_.lower_bound(b), map_.lower_bound(e));
+  // Removes every byte of [b, e); returns the first segment at or after e. One descent.
+  typename Map::iterator Erase(int64_t b, int64_t e) {
+    const auto first = SplitAt(b);
+    return map_.erase(first, SplitForward(first, e));
   }
 
   // Replaces [b, e) by one segment; returns it.
   typename Map::iterator Assign(int64_t b, int64_t e, const V& value) {
-    Erase(b, e);
-    return map_.emplace(b, Seg{e, value}).first;
+    return map_.emplace_hint(Erase(b, e), b, Seg{e, value});
   }
 
   // Sets every piece of [b, e), segments and gaps alike, to f(old value or nullptr).
   template <typename F>
   void Update(int64_t b, int64_t e, F&& f) {
-    SplitAt(b);
-    SplitAt(e);
+    auto it = SplitAt(b);
+    SplitForward(it, e);
     int64_t cur = b;
-    auto it = map_.lower_bound(b);
     while (cur < e) {
       const int64_t next = (it == map_.end() || it->first >= e) ? e : it->first;
       if (next > cur) {  // a gap
@@ -104,15 +102,30 @@ class SegmentMap {
   Map& raw() { return map_; }
 
  private:
-  void SplitAt(int64_t x) {
+  // Cuts the segment holding x (if any) at x; returns the first segment starting at or after
+  // x. O(log S).
+  typename Map::iterator SplitAt(int64_t x) {
     auto it = map_.upper_bound(x);
-    if (it == map_.begin()) return;
-    --it;
-    if (it->first < x && x < it->second.end) {
-      Seg right{it->second.end, it->second.value};
-      it->second.end = x;
-      map_.emplace_hint(std::next(it), x, right);
-    }
+    if (it == map_.begin()) return it;
+    const auto before = std::prev(it);
+    if (before->first == x) return before;
+    if (x < before->second.end) return Cut(before, x);
+    return it;
+  }
+
+  // SplitAt(x) for an x at or after where `from` starts, with every segment before `from`
+  // ending at or before x: walks forward instead of descending. O(segments passed).
+  typename Map::iterator SplitForward(typename Map::iterator from, int64_t x) {
+    while (from != map_.end() && from->second.end <= x) ++from;
+    if (from != map_.end() && from->first < x) return Cut(from, x);
+    return from;
+  }
+
+  // Splits segment `it` (which holds x, past its start) at x; returns the right part.
+  typename Map::iterator Cut(typename Map::iterator it, int64_t x) {
+    Seg right{it->second.end, it->second.value};
+    it->second.end = x;
+    return map_.emplace_hint(std::next(it), x, right);
   }
 
   Map map_;
