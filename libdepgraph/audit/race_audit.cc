@@ -145,7 +145,7 @@ class AddMemo {
   AddMemo() { slots_.resize(64); }
   // Forgets every result unless they were for `entry`.
   void Use(uint32_t entry) {
-    if (entry == entry_ && size_ > 0) return;
+    if (entry == entry_) return;
     entry_ = entry;
     size_ = 0;
     if (++stamp_ == 0) {  // wrapped: no old stamp may match

@@ -80,8 +80,8 @@ class BackgroundFileBuf : public std::streambuf {
   size_t pending_bytes_ = 0;
   bool pending_ = false;  // writing_ holds bytes to write
   std::string replaced_;  // the file this one will replace (Adopt), or ""
-  size_t written_ = 0;  // bytes written so far (writer thread only)
-  size_t synced_ = 0;   // bytes whose writeback has been started (writer thread only)
+  size_t written_ = 0;  // bytes written so far (by whichever thread writes: WriteBytes)
+  size_t synced_ = 0;   // bytes whose writeback has been started (likewise)
   bool stop_ = false;
   std::string error_;  // the first write error
   std::mutex mu_;
