@@ -38,6 +38,16 @@ while [[ $# -gt 0 ]]; do
     *) echo "python_load_bench.sh: unknown option: $1" >&2; exit 2 ;;
   esac
 done
+if ! [[ $repeat =~ ^[1-9][0-9]{0,5}$ ]]; then
+  echo "python_load_bench.sh: --repeat: expected a whole number from 1 to 999999, got '$(printf '%q' "$repeat")'" >&2
+  exit 2
+fi
+for tool in "$build/apps/depgraph/depgraph" "$build/python/depgraph/__init__.py"; do
+  if [[ ! -f $tool ]]; then
+    echo "python_load_bench.sh: $(printf '%q' "$tool") not found: build first (--build DIR)" >&2
+    exit 2
+  fi
+done
 
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/depgraph_python_load.XXXXXX")
 trap 'rm -rf "$workdir"' EXIT
