@@ -192,8 +192,45 @@ bool JsonReader::BeginArray() {
   return true;
 }
 
+#if defined(__SSE2__)
+// Bit i set when byte i of the 32 at `at` ends a plain string: a quote, a backslash, a control
+// character or a non-ASCII byte (signed compare). Strings and keys in compact JSON are
+// mostly shorter than 32 bytes and plain, so one call finds their end. Reads 32 bytes.
+static inline uint32_t SpecialBytes32(const char* at) {
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
+                space = _mm_set1_epi8(0x20);
+  auto special = [&](const char* from) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from));
+    return static_cast<uint32_t>(_mm_movemask_epi8(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                     _mm_cmplt_epi8(v, space))));
+  };
+  return special(at) | (special(at + 16) << 16);
+}
+#endif
+
 bool JsonReader::NextKey(std::string_view* key) {
   if (failed_) return false;
+#if defined(__SSE2__)
+  // Compact JSON: `"key":` or `,"key":` with a plain key (below), without the general scan.
+  if (size_ - pos_ >= 36) {
+    size_t p = pos_;
+    const bool more = first_seen_.back() != 0;
+    if (more && data_[p] == ',') ++p;
+    if (data_[p] == '"' && (more ? p != pos_ : true)) {
+      const uint32_t mask = SpecialBytes32(data_ + p + 1);
+      if (mask != 0) {
+        const size_t end = p + 1 + static_cast<size_t>(__builtin_ctz(mask));
+        if (data_[end] == '"' && data_[end + 1] == ':') {
+          *key = std::string_view(data_ + p + 1, end - p - 1);
+          first_seen_.back() = 1;
+          pos_ = end + 2;
+          return true;
+        }
+      }
+    }
+  }
+#endif
   SkipWhitespace();
   if (pos_ >= size_) return Fail("unexpected end of file inside an object");
   if (data_[pos_] == '}') {
@@ -394,6 +431,20 @@ bool JsonReader::SkipUtf8() {
 }
 
 bool JsonReader::ReadString(std::string_view* out) {
+#if defined(__SSE2__)
+  // A plain string of under 32 bytes right here (compact JSON): no general scan.
+  if (!failed_ && size_ - pos_ >= 34 && data_[pos_] == '"') {
+    const uint32_t mask = SpecialBytes32(data_ + pos_ + 1);
+    if (mask != 0) {
+      const size_t end = pos_ + 1 + static_cast<size_t>(__builtin_ctz(mask));
+      if (data_[end] == '"') {
+        *out = std::string_view(data_ + pos_ + 1, end - pos_ - 1);
+        pos_ = end + 1;
+        return true;
+      }
+    }
+  }
+#endif
   if (Peek() != JsonKind::kString) return Fail("expected a string");
   return ParseStringRaw(out);
 }

@@ -209,6 +209,151 @@ TEST(JsonReader, WordsThatOnlyStartLikeLiteralsAreInvalid) {
   EXPECT_EQ(ReadError("nullx"), "line 1:column 5: extra data after the JSON document");
 }
 
+// Every token of the value at the reader's position, one string each ("K" key, "S" string,
+// "N" number, "L" literal, brackets), read through NextKey, NextElement and ReadString: the
+// calls with fast paths for compact JSON. False on an error.
+bool WalkTokens(JsonReader& r, std::vector<std::string>* out) {
+  std::string_view text;
+  switch (r.Peek()) {
+    case JsonKind::kObject:
+      if (!r.BeginObject()) return false;
+      out->push_back("{");
+      while (r.NextKey(&text)) {
+        out->push_back("K" + std::string(text));
+        if (!WalkTokens(r, out)) return false;
+      }
+      out->push_back("}");
+      return !r.failed();
+    case JsonKind::kArray:
+      if (!r.BeginArray()) return false;
+      out->push_back("[");
+      while (r.NextElement()) {
+        if (!WalkTokens(r, out)) return false;
+      }
+      out->push_back("]");
+      return !r.failed();
+    case JsonKind::kString:
+      if (!r.ReadString(&text)) return false;
+      out->push_back("S" + std::string(text));
+      return true;
+    case JsonKind::kNumber:
+      if (!r.ReadNumber(&text)) return false;
+      out->push_back("N" + std::string(text));
+      return true;
+    default:
+      out->push_back("L");
+      return r.SkipValue();
+  }
+}
+
+// A random string of 0 to 40 characters, mostly plain ASCII, sometimes escapes and raw
+// UTF-8: its JSON text in *json, its value in *value.
+void RandomString(std::mt19937_64& rng, std::string* json, std::string* value) {
+  const size_t length = rng() % 41;
+  *json = "\"";
+  value->clear();
+  for (size_t i = 0; i < length; ++i) {
+    switch (rng() % 24) {
+      case 0: *json += "\\\""; *value += '"'; break;
+      case 1: *json += "\\\\"; *value += '\\'; break;
+      case 2: *json += "\\n"; *value += '\n'; break;
+      case 3: *json += "\\u00e9"; *value += "\xc3\xa9"; break;
+      case 4: *json += "\xc3\xa9"; *value += "\xc3\xa9"; break;
+      case 5: *json += "\xe2\x82\xac"; *value += "\xe2\x82\xac"; break;
+      default: {
+        const char c = static_cast<char>('a' + rng() % 26);
+        *json += c;
+        *value += c;
+      }
+    }
+  }
+  *json += '"';
+}
+
+// Compact JSON takes the fast paths of NextKey and ReadString (a key or string of under 32
+// plain bytes right at the reader's position, 36 bytes or more before the end); the same
+// document with spaces around every token takes the general ones. Both must read every key
+// and string of random documents as written, escapes, UTF-8 and lengths around 32 included.
+TEST(JsonReader, CompactKeysAndStringsReadAsWritten) {
+  std::mt19937_64 rng(11);
+  for (int doc = 0; doc < 200; ++doc) {
+    std::string compact = "{", spaced = "{ ";
+    std::vector<std::string> expected{"{"};
+    const int members = 1 + static_cast<int>(rng() % 12);
+    for (int m = 0; m < members; ++m) {
+      std::string key_json, key, value_json, value;
+      RandomString(rng, &key_json, &key);
+      // Distinct keys: a member's index ends each one (after any escape).
+      key_json.insert(key_json.size() - 1, std::to_string(m));
+      key += std::to_string(m);
+      const std::string sep = m > 0 ? "," : "";
+      compact += sep + key_json + ":";
+      spaced += (m > 0 ? " , " : "") + key_json + " : ";
+      expected.push_back("K" + key);
+      if (rng() % 3 == 0) {  // an array of strings and a number
+        compact += "[";
+        spaced += "[ ";
+        expected.push_back("[");
+        const int n = static_cast<int>(rng() % 4);
+        for (int k = 0; k < n; ++k) {
+          RandomString(rng, &value_json, &value);
+          compact += value_json + ",";
+          spaced += value_json + " , ";
+          expected.push_back("S" + value);
+        }
+        compact += "12]";
+        spaced += "12 ]";
+        expected.insert(expected.end(), {"N12", "]"});
+      } else {
+        RandomString(rng, &value_json, &value);
+        compact += value_json;
+        spaced += value_json;
+        expected.push_back("S" + value);
+      }
+    }
+    compact += "}";
+    spaced += " }";
+    expected.push_back("}");
+    for (const std::string& text : {compact, spaced}) {
+      JsonReader r;
+      r.OpenBuffer(text);
+      std::vector<std::string> tokens;
+      ASSERT_TRUE(WalkTokens(r, &tokens)) << r.error() << "\n" << text;
+      EXPECT_TRUE(r.ExpectEnd()) << text;
+      EXPECT_EQ(tokens, expected) << text;
+    }
+  }
+}
+
+// What is wrong near a key or a string is reported the same, at the same place, whether the
+// fast paths apply (36 bytes or more follow) or not.
+TEST(JsonReader, CompactFastPathsReportWhatTheGeneralPathsReport) {
+  const std::string cases[] = {
+      R"({"a":1"b":2})",         // no ',' between members
+      R"({,"a":1})",             // ',' before the first member
+      R"({"a":1,,"b":2})",       // two commas
+      R"({"abc"x:1})",           // no ':' after the key
+      R"({"abc" :1,"d"})",       // a key without a value (general path for "abc")
+      "{\"a\x01" "b\":1}",       // control character in a key
+      "{\"k\xff\":1}",           // invalid UTF-8 in a key
+      "{\"k\":\"a\x01\"}",       // control character in a string
+      "{\"k\":\"a\xc0\xaf\"}",   // overlong UTF-8 in a string
+      "{\"k\":[\"abc\"\"d\"]}",  // no ',' between elements
+  };
+  for (const std::string& bad : cases) {
+    auto walk_error = [](const std::string& text) {
+      JsonReader r;
+      r.OpenBuffer(text);
+      std::vector<std::string> tokens;
+      if (WalkTokens(r, &tokens) && r.ExpectEnd()) return std::string();
+      return r.error();
+    };
+    const std::string short_error = walk_error(bad);
+    ASSERT_FALSE(short_error.empty()) << bad;
+    EXPECT_EQ(walk_error(bad + std::string(64, ' ')), short_error) << bad;
+  }
+}
+
 // A FIFO put where the caller checked a regular file (the window between CheckRegularInput
 // and Open) is refused at once: the open does not wait for a writer. Before, this test hung.
 TEST(JsonReader, OpenRefusesAFifoWithoutBlocking) {
