@@ -19,6 +19,7 @@
 
 #include "deps_loader.h"
 #include "depgraph/internal/huge_pages.h"
+#include "depgraph/internal/side_by_side.h"
 
 namespace depgraph {
 
@@ -97,23 +98,6 @@ uint32_t FindFrom(const std::vector<IndexEntry>& index, TaskId id, size_t* hint)
   return it != index.begin() + hi && it->first == id ? static_cast<uint32_t>(at) : kNotATask;
 }
 
-// Runs `first` and `second`, side by side when `threads` > 1 (and a thread can be started).
-void RunBoth(unsigned threads, const std::function<void()>& first,
-             const std::function<void()>& second) {
-  if (threads > 1) {
-    try {
-      std::thread helper(second);
-      first();
-      helper.join();
-      return;
-    } catch (const std::system_error&) {
-      // no thread to be had: run them one after the other
-    }
-  }
-  first();
-  second();
-}
-
 // Calls body(begin, end, part) on `parts` consecutive ranges of [0, n), in parallel.
 void RunSplit(unsigned parts, size_t n,
               const std::function<void(size_t, size_t, unsigned)>& body) {
@@ -175,7 +159,7 @@ bool DepsLoader::Finish(unsigned threads) {
     raw_tensors_ = std::vector<Tensor>();
     graph_.BuildTensorIndex();
   };
-  RunBoth(threads, build_task_index, build_tensors);
+  RunSideBySide(threads, build_task_index, build_tensors);
 
   // Endpoints: tasks become nodes by being named; other ids are collected apart.
   const size_t rows = row_ends_.size();
@@ -309,7 +293,7 @@ bool DepsLoader::Finish(unsigned threads) {
   auto set_row_pairs = [&] {
     for (size_t r = 0; r < rows; ++r) graph_.rows[r].pair = pair_of_row[r];
   };
-  RunBoth(threads, build_csr, set_row_pairs);
+  RunSideBySide(threads, build_csr, set_row_pairs);
   return true;
 }
 
