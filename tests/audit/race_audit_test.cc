@@ -670,10 +670,34 @@ TEST(AuditReport, CleanGraphExitsZero) {
 
 TEST(AuditReport, CycleIsAnError) {
   DepGraph g = testing::LoadText(testing::CaptureJson({{1, 2, "x"}, {2, 1, "x"}}));
-  AuditResult result;
-  std::string err;
-  EXPECT_FALSE(RunAudit(g, AuditOptions{}, &result, &err));
-  EXPECT_EQ(err, "dependency graph has a cycle: 1 -> 2 -> 1");
+  // From 2 threads the access model is built beside the index that finds the cycle.
+  for (unsigned threads : {1u, 2u}) {
+    AuditResult result;
+    std::string err;
+    EXPECT_FALSE(RunAudit(g, AuditOptions{.threads = threads}, &result, &err));
+    EXPECT_EQ(err, "dependency graph has a cycle: 1 -> 2 -> 1");
+  }
+}
+
+// From 2 threads the stages run two at a time (RunAudit): the report never depends on it.
+TEST(AuditReport, SameReportForAnyThreadCount) {
+  for (const char* capture : {"data/real/dep_probe/default/deps.json",
+                              "data/real/paged_attention/CaseSmall1/deps.json",
+                              "data/real/mixed_example/case2/deps.json"}) {
+    std::string reports[3];
+    for (unsigned threads : {1u, 2u, 3u}) {
+      AuditOptions options;
+      options.threads = threads;
+      auto a = Audit(testing::ReadFile(testing::SourceDir() + "/" + capture), options);
+      const std::vector<TaskLabel> labels = ResolveTaskLabels(a->graph, NameMap{});
+      std::ostringstream json;
+      WriteAuditJson({a->graph, a->result, labels, "x"}, json);
+      reports[threads - 1] = json.str();
+    }
+    EXPECT_NE(reports[0].find("\"races\""), std::string::npos) << capture;
+    EXPECT_EQ(reports[1], reports[0]) << capture;
+    EXPECT_EQ(reports[2], reports[0]) << capture;
+  }
 }
 
 // ------------------------------------------------------------------------- command line

@@ -17,7 +17,9 @@ struct AuditOptions {
   AccessModelOptions access;
   RaceOptions races;
   SerializationOptions serialization;
-  unsigned threads = 0;  ///< threads of the summary's reduction and proof (0 = every core)
+  /// Threads of the audit (0 = every core): from 2 up, the stages run two at a time and the
+  /// summary's reduction and proof take the threads but one. Results never depend on it.
+  unsigned threads = 0;
 };
 
 /// Everything `depgraph audit` reports.
@@ -31,8 +33,10 @@ struct AuditResult {
 
 /// Runs every stage on a loaded graph. Returns false on a cyclic graph with a message naming
 /// one cycle (`dependency graph has a cycle: 3 -> 7 -> 3`); the audit needs a DAG.
-/// Cost: the sum of the stages' costs (see access_model.h, reachability.h, race_audit.h,
-/// false_serialization.h, audit_summary.h); on runtime graphs near-linear in the input.
+/// Cost: the sum of the stages' costs (access_model.h, reachability.h, race_audit.h,
+/// false_serialization.h, audit_summary.h), near-linear in the input on runtime graphs; with
+/// two threads, about the longer of each pair: the access model or the index and summary,
+/// then the race sweep or the false serialization search.
 bool RunAudit(const DepGraph& graph, const AuditOptions& options, AuditResult* result,
               std::string* err);
 
