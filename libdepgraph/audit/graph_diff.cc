@@ -6,6 +6,8 @@
 
 #include "closure_compare.h"
 #include "depgraph/graph/reachability.h"
+#include "depgraph/internal/side_by_side.h"
+#include "depgraph/support/thread_count.h"
 
 namespace depgraph {
 
@@ -125,8 +127,18 @@ bool DiffGraphs(const DepGraph& a, const DepGraph& b, const DiffOptions& options
                 const std::string& name_a, const std::string& name_b, GraphDiff* diff,
                 std::string* err) {
   *diff = GraphDiff{};
+  // A's and B's indices, and then the edge comparisons each way (each querying the other
+  // graph's index), are independent: with two threads or more they run side by side.
+  const unsigned threads = ResolveThreadCount(options.threads);
   ReachabilityIndex reach_a, reach_b;
-  if (!BuildIndex(a, name_a, &reach_a, err) || !BuildIndex(b, name_b, &reach_b, err)) {
+  bool ok_a = false, ok_b = false;
+  std::string err_b;
+  RunSideBySide(
+      threads, [&] { ok_a = BuildIndex(a, name_a, &reach_a, err); },
+      [&] { ok_b = BuildIndex(b, name_b, &reach_b, &err_b); });
+  if (!ok_a) return false;
+  if (!ok_b) {
+    *err = std::move(err_b);
     return false;
   }
   Matching m;
@@ -148,10 +160,16 @@ bool DiffGraphs(const DepGraph& a, const DepGraph& b, const DiffOptions& options
   diff->task_sets_differ = !diff->only_in_a.empty() || !diff->only_in_b.empty();
   diff->pairs_a = a.pairs.size();
   diff->pairs_b = b.pairs.size();
-  CompareEdges(a, b, reach_b, m.a, m.b, m.node_a, m.a_to_b, true, &diff->edges_only_in_a,
-               &diff->edges_unmatched_a, &diff->orderings_lost);
-  CompareEdges(b, a, reach_a, m.b, m.a, m.node_b, m.b_to_a, false, &diff->edges_only_in_b,
-               &diff->edges_unmatched_b, &diff->orderings_added);
+  RunSideBySide(
+      threads,
+      [&] {
+        CompareEdges(a, b, reach_b, m.a, m.b, m.node_a, m.a_to_b, true, &diff->edges_only_in_a,
+                     &diff->edges_unmatched_a, &diff->orderings_lost);
+      },
+      [&] {
+        CompareEdges(b, a, reach_a, m.b, m.a, m.node_b, m.b_to_a, false,
+                     &diff->edges_only_in_b, &diff->edges_unmatched_b, &diff->orderings_added);
+      });
   if (options.closure) {
     // Matched items in ascending A id: the order the closure lists use.
     std::vector<ClosureItem> items;

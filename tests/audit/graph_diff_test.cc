@@ -268,6 +268,13 @@ TEST(GraphDiff, MatchesBruteForceOnRandomPairsOfGraphs) {
                            std::next(added.begin(), std::min(cap, added.size())));
         EXPECT_EQ(AIds(t.closure_lost), want_lost) << trial << " threads " << threads;
         EXPECT_EQ(AIds(t.closure_added), want_added) << trial << " threads " << threads;
+        // The indices and edge comparisons run side by side from 2 threads: same lists.
+        EXPECT_EQ(AIds(t.orderings_lost), AIds(d.orderings_lost)) << trial << " " << threads;
+        EXPECT_EQ(AIds(t.orderings_added), AIds(d.orderings_added)) << trial << " " << threads;
+        EXPECT_EQ(AIds(t.edges_only_in_a), AIds(d.edges_only_in_a)) << trial << " " << threads;
+        EXPECT_EQ(AIds(t.edges_only_in_b), AIds(d.edges_only_in_b)) << trial << " " << threads;
+        EXPECT_EQ(t.edges_unmatched_a, d.edges_unmatched_a) << trial << " " << threads;
+        EXPECT_EQ(t.edges_unmatched_b, d.edges_unmatched_b) << trial << " " << threads;
       }
     }
     // Edge-level orderings: exactly the A edges outside B's closure.
@@ -285,10 +292,17 @@ TEST(GraphDiff, MatchesBruteForceOnRandomPairsOfGraphs) {
 TEST(GraphDiff, CycleIsAnErrorNamingTheGraph) {
   DepGraph a = LoadText(EdgesJson({{1, 2, "x"}}));
   DepGraph b = LoadText(EdgesJson({{1, 2, "x"}, {2, 1, "x"}}));
-  GraphDiff diff;
-  std::string err;
-  EXPECT_FALSE(DiffGraphs(a, b, {}, "a.json", "b.json", &diff, &err));
-  EXPECT_EQ(err, "b.json: dependency graph has a cycle: 1 -> 2 -> 1");
+  // The two indices are built side by side from 2 threads: A's cycle is named first.
+  for (unsigned threads : {1u, 2u}) {
+    GraphDiff diff;
+    std::string err;
+    EXPECT_FALSE(DiffGraphs(a, b, {.threads = threads}, "a.json", "b.json", &diff, &err));
+    EXPECT_EQ(err, "b.json: dependency graph has a cycle: 1 -> 2 -> 1");
+    EXPECT_FALSE(DiffGraphs(b, b, {.threads = threads}, "a.json", "b.json", &diff, &err));
+    EXPECT_EQ(err, "a.json: dependency graph has a cycle: 1 -> 2 -> 1");
+    EXPECT_FALSE(DiffGraphs(b, a, {.threads = threads}, "a.json", "b.json", &diff, &err));
+    EXPECT_EQ(err, "a.json: dependency graph has a cycle: 1 -> 2 -> 1");
+  }
 }
 
 

@@ -18,7 +18,9 @@ struct DiffOptions {
   bool closure = false;
   /// Closure pairs kept per list (lost, added); counting goes on past it.
   size_t max_closure_pairs = 100000;
-  /// Threads for the closure comparison (0 = all cores); the result does not depend on it.
+  /// Threads (0 = all cores): from 2 up, A's and B's reachability indices and the edge
+  /// comparisons each way run side by side, and the closure comparison is split over them.
+  /// The result does not depend on it.
   unsigned threads = 0;
 };
 
