@@ -47,7 +47,7 @@ std::vector<uint32_t> DepthFirstTopologicalOrder(const DepGraph& graph) {
 
 bool ReachabilityIndex::Build(const DepGraph& graph, std::vector<uint32_t>* cycle) {
   graph_ = &graph;
-  stats_ = {};
+  own_ = ReachScratch();
   chains_ = 0;
   critical_path_.clear();
   std::vector<uint32_t> found_cycle;
@@ -75,8 +75,6 @@ bool ReachabilityIndex::Build(const DepGraph& graph, std::vector<uint32_t>* cycl
     }
   }
   BuildChains();
-  mark_.assign(n, 0);
-  epoch_ = 0;
   return true;
 }
 
@@ -193,42 +191,60 @@ bool ReachabilityIndex::HasEdge(uint32_t u, uint32_t v) const {
   return graph_->FindPair(u, v) >= 0;
 }
 
-bool ReachabilityIndex::Reaches(uint32_t u, uint32_t v) {
-  ++stats_.queries;
+void ReachabilityIndex::AddStats(const ReachabilityStats& more) {
+  ReachabilityStats& s = own_.stats;
+  s.queries += more.queries;
+  s.by_label += more.by_label;
+  s.by_edge += more.by_edge;
+  s.by_chain += more.by_chain;
+  s.by_search += more.by_search;
+  s.searched_nodes += more.searched_nodes;
+}
+
+bool ReachabilityIndex::Reaches(uint32_t u, uint32_t v, ReachScratch* scratch) const {
+  ReachabilityStats& stats = scratch->stats;
+  ++stats.queries;
   if (u == v) return true;
   if (Excluded(u, v)) {
-    ++stats_.by_label;
+    ++stats.by_label;
     return false;
   }
   if (HasEdge(u, v)) {
-    ++stats_.by_edge;
+    ++stats.by_edge;
     return true;
   }
   if (Certified(u, v)) {
-    ++stats_.by_chain;
+    ++stats.by_chain;
     return true;
   }
-  ++stats_.by_search;
-  if (++epoch_ == 0) {  // wrapped: forget every old mark
-    std::fill(mark_.begin(), mark_.end(), 0);
-    epoch_ = 1;
+  ++stats.by_search;
+  std::vector<uint32_t>& mark = scratch->mark;
+  if (mark.size() != order_.size()) {
+    mark.assign(order_.size(), 0);
+    scratch->epoch = 0;
   }
+  if (++scratch->epoch == 0) {  // wrapped: forget every old mark
+    std::fill(mark.begin(), mark.end(), 0);
+    scratch->epoch = 1;
+  }
+  const uint32_t epoch = scratch->epoch;
   const PairGraph& g = graph_->graph;
-  stack_.clear();
-  stack_.push_back(u);
-  mark_[u] = epoch_;
-  while (!stack_.empty()) {
-    const uint32_t x = stack_.back();
-    stack_.pop_back();
-    ++stats_.searched_nodes;
+  std::vector<uint32_t>& stack = scratch->stack;
+  stack.clear();
+  stack.push_back(u);
+  mark[u] = epoch;
+  while (!stack.empty()) {
+    const uint32_t x = stack.back();
+    stack.pop_back();
+    ++stats.searched_nodes;
     for (auto [it, end] = boost::out_edges(x, g); it != end; ++it) {
       const uint32_t w = static_cast<uint32_t>(boost::target(*it, g));
       if (w == v) return true;
-      if (mark_[w] == epoch_) continue;
-      mark_[w] = epoch_;
+      if (mark[w] == epoch) continue;
+      mark[w] = epoch;
       if (Excluded(w, v)) continue;
       if (Certified(w, v)) return true;
-      stack_.push_back(w);
+      stack.push_back(w);
     }
   }
   return false;

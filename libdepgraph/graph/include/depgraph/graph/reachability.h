@@ -18,6 +18,15 @@ struct ReachabilityStats {
   uint64_t searched_nodes = 0;  ///< nodes the pruned searches expanded, in total
 };
 
+/// The working memory of one thread's reachability queries (a mark per node, a stack) and
+/// their statistics: queries with distinct scratches may run at once on one index.
+struct ReachScratch {
+  std::vector<uint32_t> mark;
+  uint32_t epoch = 0;
+  std::vector<uint32_t> stack;
+  ReachabilityStats stats;
+};
+
 /// A reachability index over the pair graph of one DepGraph.
 ///
 /// Labels, all O(V + E) to build and O(V) memory per label:
@@ -45,8 +54,12 @@ class ReachabilityIndex {
   /// cycle as TopologicalOrder reports it; the index is then unusable.
   bool Build(const DepGraph& graph, std::vector<uint32_t>* cycle = nullptr);
 
-  /// True iff u == v or a path u -> ... -> v exists. Not thread-safe (reuses scratch).
-  bool Reaches(uint32_t u, uint32_t v);
+  /// True iff u == v or a path u -> ... -> v exists. Not thread-safe (reuses the index's own
+  /// scratch); counted in stats().
+  bool Reaches(uint32_t u, uint32_t v) { return Reaches(u, v, &own_); }
+  /// The same with the caller's scratch (sized on first use, O(V)): threads with a scratch
+  /// each may query one index at once. Counted in scratch->stats, not in stats().
+  bool Reaches(uint32_t u, uint32_t v, ReachScratch* scratch) const;
 
   /// Node indices in (Kahn) topological order.
   const std::vector<uint32_t>& order() const { return order_; }
@@ -58,8 +71,11 @@ class ReachabilityIndex {
   const std::vector<uint32_t>& levels() const { return level_; }
   /// One longest path of the graph (node indices, source first); empty for no nodes.
   const std::vector<uint32_t>& critical_path() const { return critical_path_; }
-  /// Query statistics since Build.
-  const ReachabilityStats& stats() const { return stats_; }
+  /// Statistics of the queries made with the index's own scratch since Build, plus those
+  /// added by AddStats.
+  const ReachabilityStats& stats() const { return own_.stats; }
+  /// Adds the statistics of queries made with a caller's scratch to stats(). O(1).
+  void AddStats(const ReachabilityStats& more);
 
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
@@ -80,10 +96,7 @@ class ReachabilityIndex {
   int chains_ = 0;
   std::vector<uint32_t> first_on_chain_[kMaxChains];  ///< kNone when no chain node is reached
   std::vector<uint32_t> last_on_chain_[kMaxChains];   ///< kNone when no chain node reaches
-  std::vector<uint32_t> mark_;
-  uint32_t epoch_ = 0;
-  std::vector<uint32_t> stack_;
-  ReachabilityStats stats_;
+  ReachScratch own_;
 };
 
 }  // namespace depgraph
