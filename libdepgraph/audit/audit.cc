@@ -33,8 +33,10 @@ bool RunAudit(const DepGraph& graph, const AuditOptions& options, AuditResult* r
     });
     return false;
   }
+  RaceOptions races = options.races;
+  races.threads = threads;
   RunSideBySide(
-      threads, [&] { result->races = FindRaces(graph, result->model, &reach, options.races); },
+      threads, [&] { result->races = FindRaces(graph, result->model, &reach, races); },
       [&] {
         result->serialization =
             FindFalseSerialization(graph, result->model, reach, options.serialization);

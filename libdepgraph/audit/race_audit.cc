@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_set>
 
+#include "depgraph/internal/side_by_side.h"
+#include "depgraph/support/thread_count.h"
 #include "reader_lists.h"
 #include "segment_map.h"
 
@@ -45,55 +47,82 @@ struct FineWriter {
   bool operator==(const FineWriter&) const = default;
 };
 
-class Sweep {
+// A buffer's state is forgotten before a task: new memory from the runtime's allocator.
+struct ScheduledReset {
+  uint32_t at = 0;  // before processing this task
+  ByteInterval bytes;
+};
+
+// What every part of the sweep reads, computed once before the parts run.
+struct SweepInputs {
+  std::vector<uint32_t> task_node;     // per task: its node, or kNone
+  std::vector<uint8_t> inferred_in;    // per node: 1 if a creator or tensormap row enters it
+  std::vector<ByteInterval> written;   // every byte somebody writes: sorted, disjoint
+  std::vector<ScheduledReset> resets;  // allocation resets, by task
+  std::vector<uint8_t> access_part;    // per access: the part of the sweep that owns it
+};
+
+// The sweep runs as two parts over disjoint address ranges (AssignParts), side by side when
+// there are threads; fixed, so that nothing reported depends on the thread count.
+constexpr uint8_t kSweepParts = 2;
+
+// The written intervals meeting `bounds` (`written` is sorted and disjoint). O(log W).
+std::span<const ByteInterval> WrittenMeeting(const std::vector<ByteInterval>& written,
+                                             ByteInterval bounds) {
+  auto first = std::upper_bound(written.begin(), written.end(), bounds.begin,
+                                [](int64_t x, const ByteInterval& w) { return x < w.end; });
+  auto last = std::lower_bound(first, written.end(), bounds.end,
+                               [](const ByteInterval& w, int64_t x) { return w.begin < x; });
+  return {first, last};
+}
+
+// A pair one part found unordered at task t, with the kinds it saw (bit per RaceKind).
+struct Candidate {
+  uint32_t t = 0;
+  uint32_t partner = 0;
+  uint32_t kinds = 0;
+};
+
+// One part of the frontier sweep: every task in submit order, the accesses of its part only.
+// Its segments never meet another part's (AssignParts), so the parts together find exactly
+// the candidates of one sweep over everything.
+class SweepPart {
  public:
-  Sweep(const DepGraph& graph, const AccessModel& model, ReachabilityIndex& reach,
-        const RaceOptions& options, RaceReport* report)
-      : graph_(graph), model_(model), reach_(reach), options_(options), report_(*report) {}
+  SweepPart(const DepGraph& graph, const AccessModel& model, const ReachabilityIndex& reach,
+            const RaceOptions& options, const SweepInputs& in, uint8_t part)
+      : graph_(graph), model_(model), reach_(reach), options_(options), in_(in), part_(part) {}
 
   void Run() {
     const size_t tasks = graph_.tasks.size();
-    task_node_.assign(tasks, kNone);
-    for (uint32_t t = 0; t < tasks; ++t) {
-      const int64_t node = graph_.FindNode(graph_.tasks[t].id);
-      if (node >= 0) task_node_[t] = static_cast<uint32_t>(node);
-    }
-    CountBackwardEdges();
-    inferred_in_.assign(graph_.nodes.size(), 0);
-    for (const EdgeRow& row : graph_.rows) {
-      if (row.source == EdgeSource::kCreator || row.source == EdgeSource::kTensormap) {
-        inferred_in_[graph_.pairs[row.pair].succ] = 1;
-      }
-    }
-    for (const Access& access : model_.accesses) {
-      if (!access.writes) continue;
-      const auto bytes = model_.Bytes(access, &scratch_);
-      written_.insert(written_.end(), bytes.begin(), bytes.end());
-    }
-    NormalizeIntervals(&written_);
     ordered_stamp_.assign(tasks, 0);
     ordered_value_.assign(tasks, 0);
     candidate_stamp_.assign(tasks, 0);
     candidate_kinds_.assign(tasks, 0);
-    ScheduleAllocationResets();
     size_t next_reset = 0;
     for (uint32_t t = 0; t < tasks; ++t) {
-      for (; next_reset < resets_.size() && resets_[next_reset].at == t; ++next_reset) {
-        Reset(resets_[next_reset].bytes);
-        ++report_.allocation_resets;
+      for (; next_reset < in_.resets.size() && in_.resets[next_reset].at == t; ++next_reset) {
+        Reset(in_.resets[next_reset].bytes);
+        if (part_ == 0) ++counters_.allocation_resets;
       }
       ProcessTask(t);
     }
   }
+
+  // The unordered pairs found, by task then partner.
+  const std::vector<Candidate>& candidates() const { return candidates_; }
+  // The access counters of the part (reads_checked and the like; no races).
+  const RaceReport& counters() const { return counters_; }
+  const ReachabilityStats& reach_stats() const { return reach_scratch_.stats; }
 
  private:
   // Whether earlier task p and task t are ordered either way; cached per t.
   bool Ordered(uint32_t p, uint32_t t) {
     if (p == t) return true;
     if (ordered_stamp_[p] == t + 1) return ordered_value_[p] != 0;
-    const uint32_t np = task_node_[p], nt = task_node_[t];
-    const bool ordered =
-        np != kNone && nt != kNone && (reach_.Reaches(np, nt) || reach_.Reaches(nt, np));
+    const uint32_t np = in_.task_node[p], nt = in_.task_node[t];
+    const bool ordered = np != kNone && nt != kNone &&
+                         (reach_.Reaches(np, nt, &reach_scratch_) ||
+                          reach_.Reaches(nt, np, &reach_scratch_));
     ordered_stamp_[p] = t + 1;
     ordered_value_[p] = ordered;
     return ordered;
@@ -130,30 +159,34 @@ class Sweep {
     });
   }
 
+  bool Mine(const Access& access) const {
+    return in_.access_part[static_cast<size_t>(&access - model_.accesses.data())] == part_;
+  }
+
   void ProcessTask(uint32_t t) {
     partners_.clear();
     const auto accesses = model_.TaskAccesses(t);
     // 1. Checks against the state left by earlier tasks.
     for (const Access& access : accesses) {
-      if (access.fresh_output) continue;
+      if (access.fresh_output || !Mine(access)) continue;
       const bool reads = access.reads && MayTouchWritten(access.bounds);
-      if (access.reads && !reads) ++report_.reads_skipped;
+      if (access.reads && !reads) ++counters_.reads_skipped;
       if (!reads && !access.writes) continue;
       const auto bytes = model_.Bytes(access, &scratch_);
       if (reads) {
         clipped_.clear();
         AppendIntersection(bytes, WrittenWithin(access.bounds), &clipped_);
         if (clipped_.empty()) {
-          ++report_.reads_skipped;
+          ++counters_.reads_skipped;
         } else {
-          ++report_.reads_checked;
+          ++counters_.reads_checked;
           for (const ByteInterval& piece : clipped_) {
             CheckWriters(piece.begin, piece.end, t, RaceKind::kRaw);
           }
         }
       }
       if (access.writes) {
-        ++report_.writes_checked;
+        ++counters_.writes_checked;
         for (const ByteInterval& piece : bytes) {
           CheckWriters(piece.begin, piece.end, t, RaceKind::kWaw);
           CheckReaders(piece.begin, piece.end, t);
@@ -162,7 +195,7 @@ class Sweep {
     }
     // 2. Reads join the reader lists, then writes replace writers and clear readers.
     for (const Access& access : accesses) {
-      if (!access.reads || !MayTouchWritten(access.bounds)) continue;
+      if (!access.reads || !Mine(access) || !MayTouchWritten(access.bounds)) continue;
       clipped_.clear();
       AppendIntersection(model_.Bytes(access, &scratch_), WrittenWithin(access.bounds),
                          &clipped_);
@@ -174,9 +207,10 @@ class Sweep {
                               // Superseded when reached from it, unless that would trade an
                               // exact read for an approximate one.
                               if ((newer & kApproxBit) && !(older & kApproxBit)) return false;
-                              const uint32_t a = task_node_[EntryTask(older)];
-                              const uint32_t b = task_node_[EntryTask(newer)];
-                              return a != kNone && b != kNone && reach_.Reaches(a, b);
+                              const uint32_t a = in_.task_node[EntryTask(older)];
+                              const uint32_t b = in_.task_node[EntryTask(newer)];
+                              return a != kNone && b != kNone &&
+                                     reach_.Reaches(a, b, &reach_scratch_);
                             });
         });
         readers_.Coalesce(piece.begin, piece.end,
@@ -184,8 +218,8 @@ class Sweep {
       }
     }
     for (const Access& access : accesses) {
-      if (!access.writes) continue;
-      report_.fresh_outputs += access.fresh_output;
+      if (!access.writes || !Mine(access)) continue;
+      counters_.fresh_outputs += access.fresh_output;
       for (const ByteInterval& piece : model_.Bytes(access, &scratch_)) {
         readers_.Erase(piece.begin, piece.end);
         fine_.Assign(piece.begin, piece.end, FineWriter{t, access.approximate});
@@ -196,7 +230,9 @@ class Sweep {
     }
     MaybeCompact();
     std::sort(partners_.begin(), partners_.end());
-    for (uint32_t partner : partners_) Report(partner, t, candidate_kinds_[partner]);
+    for (uint32_t partner : partners_) {
+      candidates_.push_back({t, partner, candidate_kinds_[partner]});
+    }
   }
 
   // Coarse writer segments merge with a neighbour whose writer reaches the new one.
@@ -221,13 +257,8 @@ class Sweep {
     }
   }
 
-  // The written intervals meeting `bounds` (written_ is sorted and disjoint). O(log W).
   std::span<const ByteInterval> WrittenWithin(ByteInterval bounds) const {
-    auto first = std::upper_bound(written_.begin(), written_.end(), bounds.begin,
-                                  [](int64_t x, const ByteInterval& w) { return x < w.end; });
-    auto last = std::lower_bound(first, written_.end(), bounds.end,
-                                 [](const ByteInterval& w, int64_t x) { return w.begin < x; });
-    return {first, last};
+    return WrittenMeeting(in_.written, bounds);
   }
 
   // Whether `bounds` meets a byte somebody writes. O(log W).
@@ -240,57 +271,9 @@ class Sweep {
     coarse_.Erase(bytes.begin, bytes.end);
   }
 
-  // Allocation nodes (alloc_tensors; not in tasks[]) take memory from the same allocator as
-  // OUTPUT slots. Their position in submit order is bounded by their ring-local id: the reset
-  // goes right after the last task of the same ring with a smaller local id, the earliest
-  // point the allocation can have happened (so no access to the new buffer is forgotten).
-  void ScheduleAllocationResets() {
-    std::vector<std::pair<TaskId, uint32_t>> by_id;  // (task id, submit index), ascending id
-    for (uint32_t t = 0; t < graph_.tasks.size(); ++t) by_id.push_back({graph_.tasks[t].id, t});
-    std::sort(by_id.begin(), by_id.end());
-    for (const EdgeRow& row : graph_.rows) {
-      if (row.source != EdgeSource::kCreator || row.tensor_id_state != FieldState::kValid) {
-        continue;
-      }
-      const uint32_t node = graph_.pairs[row.pair].pred;
-      if (graph_.node_task[node] >= 0) continue;  // a task: its OUTPUT slots reset already
-      const Tensor* tensor = graph_.FindTensor(row.tensor_id);
-      if (tensor == nullptr || tensor->addr_state != FieldState::kValid ||
-          tensor->numel_state != FieldState::kValid || tensor->dtype_state != FieldState::kValid ||
-          tensor->buffer_addr < 0 || tensor->buffer_numel <= 0) {
-        continue;
-      }
-      const __int128 end = static_cast<__int128>(tensor->buffer_addr) +
-                           static_cast<__int128>(tensor->buffer_numel) *
-                               RuntimeElementSize(tensor->dtype);
-      if (end > INT64_MAX || end <= tensor->buffer_addr) continue;
-      // The last task of the same ring before this allocation (ring-local ids grow).
-      const TaskId id = graph_.nodes[node];
-      const TaskId ring_start = id & ~TaskId{0xFFFFFFFFu};
-      auto it = std::lower_bound(by_id.begin(), by_id.end(), std::make_pair(id, 0u));
-      uint32_t at = 0;
-      if (it != by_id.begin() && std::prev(it)->first >= ring_start) {
-        at = std::prev(it)->second + 1;
-      }
-      resets_.push_back({at, {tensor->buffer_addr, static_cast<int64_t>(end)}});
-    }
-    std::sort(resets_.begin(), resets_.end(), [](const ScheduledReset& a,
-                                                  const ScheduledReset& b) {
-      if (a.at != b.at) return a.at < b.at;
-      if (a.bytes.begin != b.bytes.begin) return a.bytes.begin < b.bytes.begin;
-      return a.bytes.end < b.bytes.end;
-    });
-    resets_.erase(std::unique(resets_.begin(), resets_.end(),
-                              [](const ScheduledReset& a, const ScheduledReset& b) {
-                                return a.at == b.at && a.bytes.begin == b.bytes.begin &&
-                                       a.bytes.end == b.bytes.end;
-                              }),
-                  resets_.end());
-  }
-
-  bool Reaches(uint32_t p, uint32_t t) const {
-    const uint32_t np = task_node_[p], nt = task_node_[t];
-    return np != kNone && nt != kNone && reach_.Reaches(np, nt);
+  bool Reaches(uint32_t p, uint32_t t) {
+    const uint32_t np = in_.task_node[p], nt = in_.task_node[t];
+    return np != kNone && nt != kNone && reach_.Reaches(np, nt, &reach_scratch_);
   }
 
   void MaybeCompact() {
@@ -301,18 +284,37 @@ class Sweep {
     compact_at_ = std::max<size_t>(compact_at_, 4 * lists_.cells());
   }
 
-  void CountBackwardEdges() {
-    std::vector<uint32_t> submit(graph_.nodes.size(), kNone);
-    for (uint32_t t = 0; t < task_node_.size(); ++t) {
-      if (task_node_[t] != kNone) submit[task_node_[t]] = t;
-    }
-    for (const Pair& pair : graph_.pairs) {
-      if (submit[pair.pred] != kNone && submit[pair.succ] != kNone &&
-          submit[pair.pred] > submit[pair.succ]) {
-        ++report_.edges_against_submit_order;
-      }
-    }
-  }
+  const DepGraph& graph_;
+  const AccessModel& model_;
+  const ReachabilityIndex& reach_;
+  const RaceOptions& options_;
+  const SweepInputs& in_;
+  const uint8_t part_;
+  ReachScratch reach_scratch_;
+  RaceReport counters_;
+  std::vector<Candidate> candidates_;
+  std::vector<ByteInterval> clipped_;
+  std::vector<ByteInterval> scratch_;
+  SegmentMap<uint32_t> coarse_;   // writer every finer writer of the segment reaches
+  SegmentMap<FineWriter> fine_;   // the last writer of every byte
+  SegmentMap<uint32_t> readers_;  // reader list since the last write
+  ReaderLists lists_;
+  size_t compact_at_ = size_t{1} << 22;
+  std::unordered_set<uint32_t> seen_lists_;
+  std::vector<uint32_t> ordered_stamp_;
+  std::vector<uint8_t> ordered_value_;
+  std::vector<uint32_t> candidate_stamp_;
+  std::vector<uint32_t> candidate_kinds_;
+  std::vector<uint32_t> partners_;
+};
+
+// Turns a candidate pair into a reported race: the kind, and the argument pair sharing the
+// most bytes in it. Reads the model only.
+class RaceReporter {
+ public:
+  RaceReporter(const DepGraph& graph, const AccessModel& model, const RaceOptions& options,
+               const SweepInputs& in)
+      : graph_(graph), model_(model), options_(options), in_(in) {}
 
   static RaceKind PickKind(uint32_t kinds) {
     if (kinds & (1u << static_cast<int>(RaceKind::kRaw))) return RaceKind::kRaw;
@@ -335,8 +337,8 @@ class Sweep {
     if (kind == RaceKind::kWaw && second.type == ArgType::kOutputExisting) {
       return RaceCause::kNoLookupWrite;
     }
-    const uint32_t node = task_node_[t];
-    if (node == kNone || !inferred_in_[node]) return RaceCause::kNoInferredEdges;
+    const uint32_t node = in_.task_node[t];
+    if (node == kNone || !in_.inferred_in[node]) return RaceCause::kNoInferredEdges;
     const Task* task = graph_.TaskOfNode(node);
     if (task != nullptr && task->manual_scope) return RaceCause::kNoInferredEdges;
     if (!first.fresh_output && first.elem_size != second.elem_size) {
@@ -345,10 +347,10 @@ class Sweep {
     return RaceCause::kUnpublished;
   }
 
-  void Report(uint32_t p, uint32_t t, uint32_t kinds) {
+  void Report(uint32_t p, uint32_t t, uint32_t kinds, RaceReport* report) {
     const RaceKind kind = PickKind(kinds);
-    ++report_.total;
-    ++report_.by_kind[static_cast<int>(kind)];
+    ++report->total;
+    ++report->by_kind[static_cast<int>(kind)];
     // The argument pair that shares the most bytes in this kind.
     const Access* best_first = nullptr;
     const Access* best_second = nullptr;
@@ -390,52 +392,203 @@ class Sweep {
       race.bytes = best_bytes;
       race.approximate = best_first->approximate || best_second->approximate;
     }
-    report_.approximate += race.approximate;
-    if (report_.races.size() < options_.max_races) {
-      report_.races.push_back(race);
+    report->approximate += race.approximate;
+    if (report->races.size() < options_.max_races) {
+      report->races.push_back(race);
     } else {
-      report_.truncated = true;
+      report->truncated = true;
     }
   }
 
+ private:
   const DepGraph& graph_;
   const AccessModel& model_;
-  ReachabilityIndex& reach_;
   const RaceOptions& options_;
-  RaceReport& report_;
-
-  struct ScheduledReset {
-    uint32_t at = 0;  // before processing this task
-    ByteInterval bytes;
-  };
-  std::vector<ScheduledReset> resets_;
-  std::vector<uint32_t> task_node_;
-  std::vector<uint8_t> inferred_in_;
-  std::vector<ByteInterval> written_;
-  std::vector<ByteInterval> clipped_;
+  const SweepInputs& in_;
   std::vector<ByteInterval> shared_;
   std::vector<ByteInterval> scratch_;
   std::vector<ByteInterval> scratch2_;
   ByteInterval best_range_;
-  SegmentMap<uint32_t> coarse_;   // writer every finer writer of the segment reaches
-  SegmentMap<FineWriter> fine_;   // the last writer of every byte
-  SegmentMap<uint32_t> readers_;  // reader list since the last write
-  ReaderLists lists_;
-  size_t compact_at_ = size_t{1} << 22;
-  std::unordered_set<uint32_t> seen_lists_;
-  std::vector<uint32_t> ordered_stamp_;
-  std::vector<uint8_t> ordered_value_;
-  std::vector<uint32_t> candidate_stamp_;
-  std::vector<uint32_t> candidate_kinds_;
-  std::vector<uint32_t> partners_;
 };
+
+// Allocation nodes (alloc_tensors; not in tasks[]) take memory from the same allocator as
+// OUTPUT slots. Their position in submit order is bounded by their ring-local id: the reset
+// goes right after the last task of the same ring with a smaller local id, the earliest
+// point the allocation can have happened (so no access to the new buffer is forgotten).
+std::vector<ScheduledReset> ScheduleAllocationResets(const DepGraph& graph) {
+std::vector<ScheduledReset> resets;
+  std::vector<std::pair<TaskId, uint32_t>> by_id;  // (task id, submit index), ascending id
+  for (uint32_t t = 0; t < graph.tasks.size(); ++t) by_id.push_back({graph.tasks[t].id, t});
+  std::sort(by_id.begin(), by_id.end());
+  for (const EdgeRow& row : graph.rows) {
+    if (row.source != EdgeSource::kCreator || row.tensor_id_state != FieldState::kValid) {
+      continue;
+    }
+    const uint32_t node = graph.pairs[row.pair].pred;
+    if (graph.node_task[node] >= 0) continue;  // a task: its OUTPUT slots reset already
+    const Tensor* tensor = graph.FindTensor(row.tensor_id);
+    if (tensor == nullptr || tensor->addr_state != FieldState::kValid ||
+        tensor->numel_state != FieldState::kValid || tensor->dtype_state != FieldState::kValid ||
+        tensor->buffer_addr < 0 || tensor->buffer_numel <= 0) {
+      continue;
+    }
+    const __int128 end = static_cast<__int128>(tensor->buffer_addr) +
+                         static_cast<__int128>(tensor->buffer_numel) *
+                             RuntimeElementSize(tensor->dtype);
+    if (end > INT64_MAX || end <= tensor->buffer_addr) continue;
+    // The last task of the same ring before this allocation (ring-local ids grow).
+    const TaskId id = graph.nodes[node];
+    const TaskId ring_start = id & ~TaskId{0xFFFFFFFFu};
+    auto it = std::lower_bound(by_id.begin(), by_id.end(), std::make_pair(id, 0u));
+    uint32_t at = 0;
+    if (it != by_id.begin() && std::prev(it)->first >= ring_start) {
+      at = std::prev(it)->second + 1;
+    }
+    resets.push_back({at, {tensor->buffer_addr, static_cast<int64_t>(end)}});
+  }
+  std::sort(resets.begin(), resets.end(), [](const ScheduledReset& a,
+                                                const ScheduledReset& b) {
+    if (a.at != b.at) return a.at < b.at;
+    if (a.bytes.begin != b.bytes.begin) return a.bytes.begin < b.bytes.begin;
+    return a.bytes.end < b.bytes.end;
+  });
+  resets.erase(std::unique(resets.begin(), resets.end(),
+                            [](const ScheduledReset& a, const ScheduledReset& b) {
+                              return a.at == b.at && a.bytes.begin == b.bytes.begin &&
+                                     a.bytes.end == b.bytes.end;
+                            }),
+                resets.end());
+  return resets;
+}
+
+// Pairs whose predecessor was submitted after its successor.
+uint64_t CountBackwardEdges(const DepGraph& graph, const std::vector<uint32_t>& task_node) {
+  uint64_t count = 0;
+  std::vector<uint32_t> submit(graph.nodes.size(), kNone);
+  for (uint32_t t = 0; t < task_node.size(); ++t) {
+    if (task_node[t] != kNone) submit[task_node[t]] = t;
+  }
+  for (const Pair& pair : graph.pairs) {
+    if (submit[pair.pred] != kNone && submit[pair.succ] != kNone &&
+        submit[pair.pred] > submit[pair.succ]) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+// Splits the accesses between the parts by address. Written intervals that one access's
+// bounds meet are swept by the same part, and every byte a segment of the sweep can hold is
+// written (reads are clipped to written bytes), so no segment of one part ever meets or
+// touches another's: the parts take consecutive runs of such groups of intervals, with about
+// as many accesses each. Accesses that meet no written byte change no segment (part 0 counts
+// them). Depends on the model only. O(A log W) time, O(A + W) memory.
+std::vector<uint8_t> AssignParts(const AccessModel& model,
+                                 const std::vector<ByteInterval>& written) {
+  std::vector<uint8_t> access_part(model.accesses.size(), 0);
+  const size_t w = written.size();
+  if (w == 0) return access_part;
+  std::vector<uint32_t> first_met(model.accesses.size(), kNone);
+  std::vector<uint32_t> last_joined(w);  // the last interval one access joins to interval i
+  std::vector<uint32_t> accesses_at(w, 0);
+  for (uint32_t i = 0; i < w; ++i) last_joined[i] = i;
+  for (size_t a = 0; a < model.accesses.size(); ++a) {
+    const auto met = WrittenMeeting(written, model.accesses[a].bounds);
+    if (met.empty()) continue;
+    const uint32_t lo = static_cast<uint32_t>(met.data() - written.data());
+    first_met[a] = lo;
+    last_joined[lo] = std::max(last_joined[lo], lo + static_cast<uint32_t>(met.size()) - 1);
+    ++accesses_at[lo];
+  }
+  uint64_t total = 0;
+  for (uint32_t n : accesses_at) total += n;
+  std::vector<uint8_t> interval_part(w);
+  uint64_t passed = 0;
+  uint32_t joined_to = 0;
+  uint8_t part = 0;
+  for (uint32_t i = 0; i < w; ++i) {
+    // A new group starts at i when no earlier interval is joined past it.
+    if (i > joined_to && part + 1 < kSweepParts && passed * kSweepParts >= total * (part + 1)) {
+      ++part;
+    }
+    joined_to = std::max(joined_to, last_joined[i]);
+    interval_part[i] = part;
+    passed += accesses_at[i];
+  }
+  for (size_t a = 0; a < model.accesses.size(); ++a) {
+    if (first_met[a] != kNone) access_part[a] = interval_part[first_met[a]];
+  }
+  return access_part;
+}
+
+SweepInputs PrepareSweep(const DepGraph& graph, const AccessModel& model, RaceReport* report) {
+  SweepInputs in;
+  const size_t tasks = graph.tasks.size();
+  in.task_node.assign(tasks, kNone);
+  for (uint32_t t = 0; t < tasks; ++t) {
+    const int64_t node = graph.FindNode(graph.tasks[t].id);
+    if (node >= 0) in.task_node[t] = static_cast<uint32_t>(node);
+  }
+  report->edges_against_submit_order = CountBackwardEdges(graph, in.task_node);
+  in.inferred_in.assign(graph.nodes.size(), 0);
+  for (const EdgeRow& row : graph.rows) {
+    if (row.source == EdgeSource::kCreator || row.source == EdgeSource::kTensormap) {
+      in.inferred_in[graph.pairs[row.pair].succ] = 1;
+    }
+  }
+  std::vector<ByteInterval> scratch;
+  for (const Access& access : model.accesses) {
+    if (!access.writes) continue;
+    const auto bytes = model.Bytes(access, &scratch);
+    in.written.insert(in.written.end(), bytes.begin(), bytes.end());
+  }
+  NormalizeIntervals(&in.written);
+  in.resets = ScheduleAllocationResets(graph);
+  in.access_part = AssignParts(model, in.written);
+  return in;
+}
 
 }  // namespace
 
 RaceReport FindRaces(const DepGraph& graph, const AccessModel& model, ReachabilityIndex* reach,
                      const RaceOptions& options) {
   RaceReport report;
-  Sweep(graph, model, *reach, options, &report).Run();
+  const SweepInputs in = PrepareSweep(graph, model, &report);
+  SweepPart first(graph, model, *reach, options, in, 0);
+  SweepPart second(graph, model, *reach, options, in, 1);
+  static_assert(kSweepParts == 2, "the parts below are two");
+  RunSideBySide(ResolveThreadCount(options.threads), [&] { first.Run(); },
+                [&] { second.Run(); });
+  for (const SweepPart* part : {&first, &second}) {
+    const RaceReport& c = part->counters();
+    report.reads_checked += c.reads_checked;
+    report.reads_skipped += c.reads_skipped;
+    report.writes_checked += c.writes_checked;
+    report.fresh_outputs += c.fresh_outputs;
+    report.allocation_resets += c.allocation_resets;
+    reach->AddStats(part->reach_stats());
+  }
+  // The candidates of both parts in (task, partner) order, one race per pair.
+  RaceReporter reporter(graph, model, options, in);
+  const std::vector<Candidate>& x = first.candidates();
+  const std::vector<Candidate>& y = second.candidates();
+  auto before = [](const Candidate& a, const Candidate& b) {
+    return a.t != b.t ? a.t < b.t : a.partner < b.partner;
+  };
+  size_t i = 0, j = 0;
+  while (i < x.size() || j < y.size()) {
+    if (j == y.size() || (i < x.size() && before(x[i], y[j]))) {
+      reporter.Report(x[i].partner, x[i].t, x[i].kinds, &report);
+      ++i;
+    } else if (i == x.size() || before(y[j], x[i])) {
+      reporter.Report(y[j].partner, y[j].t, y[j].kinds, &report);
+      ++j;
+    } else {  // the same pair in both parts
+      reporter.Report(x[i].partner, x[i].t, x[i].kinds | y[j].kinds, &report);
+      ++i;
+      ++j;
+    }
+  }
   return report;
 }
 

@@ -62,6 +62,9 @@ struct RaceOptions {
   size_t max_races = 100000;
   /// Reader-list entries compared against a new reader to drop the ones it supersedes.
   int prune_window = 16;
+  /// Threads of the sweep (0 = every core): from 2 up, its two address parts run side by side.
+  /// Nothing reported depends on it.
+  unsigned threads = 0;
 };
 
 /// The outcome of the sweep.
@@ -99,9 +102,13 @@ struct RaceReport {
 /// Per pair, one race is kept, RAW before WAW before WAR.
 ///
 /// Cost: O(A log S + Q) time for A accesses over S segments and Q reachability queries (about
-/// one per access and distinct partner on runtime graphs); O(S + live reader lists) memory.
-/// Writers are kept twice, per byte and as coarse segments whose writer every finer writer
-/// reaches, so a read over many rows written by one chain of tasks costs one query.
+/// one per access and distinct partner on runtime graphs); O(S + live reader lists + R)
+/// memory for R racing pairs (12 bytes each). Writers are kept twice, per byte and as coarse
+/// segments whose writer every finer writer reaches, so a read over many rows written by one
+/// chain of tasks costs one query. The sweep runs as two parts over disjoint address ranges
+/// (written intervals that one access spans stay together), side by side from 2 threads:
+/// the report is the same either way. Queries use their own scratch and are added to
+/// reach->stats().
 RaceReport FindRaces(const DepGraph& graph, const AccessModel& model, ReachabilityIndex* reach,
                      const RaceOptions& options = {});
 
