@@ -294,13 +294,15 @@ TEST(GraphDiff, CycleIsAnErrorNamingTheGraph) {
   DepGraph b = LoadText(EdgesJson({{1, 2, "x"}, {2, 1, "x"}}));
   // The two indices are built side by side from 2 threads: A's cycle is named first.
   for (unsigned threads : {1u, 2u}) {
+    DiffOptions options;
+    options.threads = threads;
     GraphDiff diff;
     std::string err;
-    EXPECT_FALSE(DiffGraphs(a, b, {.threads = threads}, "a.json", "b.json", &diff, &err));
+    EXPECT_FALSE(DiffGraphs(a, b, options, "a.json", "b.json", &diff, &err));
     EXPECT_EQ(err, "b.json: dependency graph has a cycle: 1 -> 2 -> 1");
-    EXPECT_FALSE(DiffGraphs(b, b, {.threads = threads}, "a.json", "b.json", &diff, &err));
+    EXPECT_FALSE(DiffGraphs(b, b, options, "a.json", "b.json", &diff, &err));
     EXPECT_EQ(err, "a.json: dependency graph has a cycle: 1 -> 2 -> 1");
-    EXPECT_FALSE(DiffGraphs(b, a, {.threads = threads}, "a.json", "b.json", &diff, &err));
+    EXPECT_FALSE(DiffGraphs(b, a, options, "a.json", "b.json", &diff, &err));
     EXPECT_EQ(err, "a.json: dependency graph has a cycle: 1 -> 2 -> 1");
   }
 }

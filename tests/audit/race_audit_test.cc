@@ -672,9 +672,11 @@ TEST(AuditReport, CycleIsAnError) {
   DepGraph g = testing::LoadText(testing::CaptureJson({{1, 2, "x"}, {2, 1, "x"}}));
   // From 2 threads the access model is built beside the index that finds the cycle.
   for (unsigned threads : {1u, 2u}) {
+    AuditOptions options;
+    options.threads = threads;
     AuditResult result;
     std::string err;
-    EXPECT_FALSE(RunAudit(g, AuditOptions{.threads = threads}, &result, &err));
+    EXPECT_FALSE(RunAudit(g, options, &result, &err));
     EXPECT_EQ(err, "dependency graph has a cycle: 1 -> 2 -> 1");
   }
 }
