@@ -21,29 +21,35 @@ namespace depgraph {
 namespace {
 
 constexpr size_t kDefaultBlockBytes = size_t{1} << 20;
-// The input is mapped in this far ahead of the structural scan.
-constexpr size_t kScanLead = size_t{32} << 20;
+// Input bytes past a block's end that its copy also holds: the reader's fast paths look up to
+// 36 bytes ahead, so the block's last tokens are read the same way as everywhere else.
+constexpr size_t kBlockSlack = 64;
 // Blocks parsed ahead of the commits per thread: enough that a slow commit (it faults in the
 // model's pages) does not leave a parser without a free slot.
 constexpr unsigned kSlotsPerThread = 8;
 // The model's vectors are sized once from what this much of an array holds.
 constexpr size_t kEstimateAfterBytes = size_t{1} << 20;
 
-// One block buffer per slot of the parallel parse: a reader over the same input and a loader
-// filling a scratch graph, reused from block to block.
+// One block buffer per slot of the parallel parse: a copy of the block's bytes (never the
+// mapping itself: JsonReader::ReadAt), a reader over it and a loader filling a scratch graph,
+// all reused from block to block.
 class LoaderBlocks final : public BlockWork {
  public:
   LoaderBlocks(DepsLoader* main, JsonReader* main_reader, DepsLoader::ElementReader element,
                size_t slots)
       : main_(main), main_reader_(main_reader), element_(element), slots_(slots) {
     for (Slot& slot : slots_) {
-      slot.reader.OpenBuffer(main_reader->text());
       slot.loader = std::make_unique<DepsLoader>(&slot.reader, "", &slot.graph, no_progress_);
     }
   }
 
   bool Parse(size_t slot, size_t block, const BlockBounds& bounds) override {
     Slot& s = slots_[slot];
+    const size_t end = std::min(main_reader_->size(), bounds.end + kBlockSlack);
+    if (bounds.begin > end) return false;
+    s.bytes.resize(end - bounds.begin + 1);  // never empty: its data() is a real pointer
+    if (!main_reader_->ReadAt(bounds.begin, end - bounds.begin, s.bytes.data())) return false;
+    s.reader.OpenWindow(s.bytes.data(), bounds.begin, end);
     s.loader->ResetBlock();
     return s.loader->ParseBlock(element_, bounds, block == 0, &s.count);
   }
@@ -57,12 +63,12 @@ class LoaderBlocks final : public BlockWork {
 
   void CommittedUpTo(size_t end) override { main_->ReportProgressAt(end); }
 
-  void WillScanFrom(size_t pos) override { main_reader_->PrefetchTo(pos + kScanLead); }
 
   size_t elements() const { return elements_; }
 
  private:
   struct Slot {
+    std::vector<char> bytes;
     JsonReader reader;
     DepGraph graph;
     std::unique_ptr<DepsLoader> loader;
@@ -191,9 +197,15 @@ bool DepsLoader::ReadTopLevelArray(const char* key, ElementReader element,
 size_t DepsLoader::ReadArrayInBlocks(ElementReader element, size_t open,
                                      const LoadOptions& options, unsigned threads) {
   const size_t block_bytes = options.block_bytes > 0 ? options.block_bytes : kDefaultBlockBytes;
-  ArraySplitter splitter(reader_.text().data(), reader_.size(), open, block_bytes);
+  // The scan and the block parses read copies of the input (JsonReader::ReadAt), never the
+  // mapping: on a VM each first touch of a fresh mapping's page costs a trip to the
+  // hypervisor, ~0.5 ns a byte, more than the copy (docs/performance.md).
+  ArraySplitter splitter(
+      [this](size_t offset, size_t length, char* dest) {
+        return reader_.ReadAt(offset, length, dest);
+      },
+      reader_.size(), open, block_bytes, block_bytes);
   BlockBounds second;
-  reader_.PrefetchTo(open + kScanLead);
   if (!splitter.Block(1, &second)) return 0;  // a single block: nothing to share
   const size_t slots = kSlotsPerThread * static_cast<size_t>(threads);
   LoaderBlocks blocks(this, &reader_, element, slots);

@@ -39,6 +39,7 @@ const char* JsonKindName(JsonKind kind) {
 
 JsonReader::~JsonReader() {
   if (mapped_) munmap(const_cast<char*>(data_), size_);
+  if (fd_ >= 0) close(fd_);
 }
 
 bool JsonReader::Open(const std::string& path, std::string* err) {
@@ -72,20 +73,48 @@ bool JsonReader::Open(const std::string& path, std::string* err) {
     return true;
   }
   void* map = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
   if (map == MAP_FAILED) {
     *err = std::strerror(errno);
+    close(fd);
     return false;
   }
   madvise(map, size_, MADV_SEQUENTIAL);
   data_ = static_cast<const char*>(map);
   mapped_ = true;
+  fd_ = fd;  // for ReadAt
   return true;
 }
 
 void JsonReader::OpenBuffer(std::string_view text) {
   data_ = text.data();
   size_ = text.size();
+}
+
+void JsonReader::OpenWindow(const char* window, size_t begin, size_t end) {
+  // Biased so that data_[pos] is window[pos - begin]: only [begin, end) is ever read.
+  data_ = window - begin;
+  size_ = end;
+  pos_ = begin;
+  window_begin_ = begin;
+  failed_ = false;
+  error_.clear();
+}
+
+bool JsonReader::ReadAt(size_t offset, size_t length, char* dest) const {
+  if (offset > size_ || length > size_ - offset) return false;
+  if (fd_ < 0) {
+    std::memcpy(dest, data_ + offset, length);
+    return true;
+  }
+  while (length > 0) {
+    const ssize_t got = pread(fd_, dest, length, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;  // an I/O error, or the file shrank
+    dest += got;
+    offset += static_cast<size_t>(got);
+    length -= static_cast<size_t>(got);
+  }
+  return true;
 }
 
 namespace {
@@ -138,7 +167,7 @@ void JsonReader::ResumeInArray(size_t pos, size_t depth, bool first_seen) {
 void JsonReader::LineColumn(size_t pos, size_t* line, size_t* column) const {
   size_t l = 1, last_newline = 0;
   bool seen = false;
-  for (size_t i = 0; i < pos && i < size_; ++i) {
+  for (size_t i = window_begin_; i < pos && i < size_; ++i) {
     if (data_[i] == '\n') {
       ++l;
       last_newline = i;

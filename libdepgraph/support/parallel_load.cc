@@ -89,7 +89,6 @@ class Scheduler {
     scanning_ = true;
     const size_t block = scan_next_;
     lock.unlock();
-    work_->WillScanFrom(splitter_->scanned());
     BlockBounds bounds;
     const bool exists = splitter_->Block(block, &bounds);
     lock.lock();

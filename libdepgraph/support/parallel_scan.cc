@@ -198,11 +198,38 @@ size_t ScanStructure(const char* data, size_t begin, size_t end, ScanState* stat
 
 ArraySplitter::ArraySplitter(const char* data, size_t size, size_t open, size_t block_bytes)
     : data_(data),
+      chunk_(SIZE_MAX),
       size_(size),
       first_(open + 1),
       block_bytes_(std::max<size_t>(block_bytes, 1)),
       scan_pos_(open + 1) {
   separators_.push_back(open);
+}
+
+ArraySplitter::ArraySplitter(ByteReader read, size_t size, size_t open, size_t block_bytes,
+                             size_t window_bytes)
+    : read_(std::move(read)),
+      chunk_(std::max<size_t>(window_bytes, 1)),
+      size_(size),
+      first_(open + 1),
+      block_bytes_(std::max<size_t>(block_bytes, 1)),
+      scan_pos_(open + 1) {
+  separators_.push_back(open);
+}
+
+const char* ArraySplitter::Bytes(size_t from, size_t to) {
+  if (data_ != nullptr) return data_;
+  if (from >= window_begin_ && to <= window_end_) return window_.data() - window_begin_;
+  const size_t end = std::min(size_, std::max(to, from + chunk_));
+  window_.resize(end - from);
+  if (!read_(from, end - from, window_.data())) {
+    window_begin_ = window_end_ = 0;
+    return nullptr;
+  }
+  window_begin_ = from;
+  window_end_ = end;
+  // Biased so that input offsets index it directly: only [from, end) is ever read.
+  return window_.data() - window_begin_;
 }
 
 void ArraySplitter::FindNextSeparator() {
@@ -214,12 +241,39 @@ void ArraySplitter::FindNextSeparator() {
     separators_.push_back(separators_.back());
     return;
   }
-  const size_t closed_at = ScanStructure(data_, scan_pos_, target, &state_);
-  size_t at = closed_at;
-  if (closed_at >= target) at = ScanBytes(data_, target, size_, true, &state_);
+  // Structure up to the target, then byte by byte to the first ',' at the array's level:
+  // both a chunk at a time (the whole range at once when scanning in place). Bytes that
+  // cannot be read end the array where they start.
+  size_t at = size_;
+  bool found = false, unreadable = false;
+  for (size_t pos = scan_pos_; pos < target && !found && !unreadable;) {
+    const size_t to = pos + std::min(chunk_, target - pos);
+    const char* bytes = Bytes(pos, to);
+    if (bytes == nullptr) {
+      at = pos;
+      unreadable = true;
+    } else if (const size_t closed_at = ScanStructure(bytes, pos, to, &state_); closed_at < to) {
+      at = closed_at;
+      found = true;
+    }
+    pos = to;
+  }
+  for (size_t pos = target; !found && !unreadable && pos < size_;) {
+    const size_t to = pos + std::min(chunk_, size_ - pos);
+    const char* bytes = Bytes(pos, to);
+    if (bytes == nullptr) {
+      at = pos;
+      unreadable = true;
+    } else if (const size_t stop = ScanBytes(bytes, pos, to, true, &state_); stop < to) {
+      at = stop;
+      found = true;
+    }
+    pos = to;
+  }
   separators_.push_back(at);
-  if (at >= size_ || data_[at] != ',') {
-    closed_ = true;  // the array's closing bracket, or the input's end
+  const char* here = at < size_ ? Bytes(at, at + 1) : nullptr;
+  if (here == nullptr || here[at] != ',') {
+    closed_ = true;  // the array's closing bracket, the input's end, or what cannot be read
     scan_pos_ = std::min(at + 1, size_);
     return;
   }

@@ -156,5 +156,79 @@ TEST(ParallelScan, UnterminatedArrayEndsAtTheInputsEnd) {
   EXPECT_EQ(last_end, text.size());
 }
 
+// All the blocks a splitter gives, as (begin, end) pairs.
+std::vector<std::pair<size_t, size_t>> AllBlocks(ArraySplitter* splitter) {
+  std::vector<std::pair<size_t, size_t>> blocks;
+  BlockBounds bounds;
+  for (size_t j = 0; splitter->Block(j, &bounds); ++j) blocks.push_back({bounds.begin, bounds.end});
+  return blocks;
+}
+
+// A splitter that scans copies of the input through a small window (the loader's: the copies
+// come from pread) cuts where the in-place scan does, whatever the window and block sizes.
+TEST(ParallelScan, WindowedScanCutsWhereTheInPlaceScanDoes) {
+  std::mt19937 rng(17);
+  for (int round = 0; round < 300; ++round) {
+    const std::string text = RandomArray(&rng, round % 60);
+    const size_t open = text.find('[');
+    const size_t block_bytes = 1 + rng() % 97;
+    ArraySplitter in_place(text.data(), text.size(), open, block_bytes);
+    const auto expected = AllBlocks(&in_place);
+    for (size_t window : {size_t{1}, size_t{2}, size_t{7}, size_t{64}, size_t{1} << 20}) {
+      ArraySplitter windowed(
+          [&](size_t offset, size_t length, char* dest) {
+            if (offset + length > text.size()) return false;
+            text.copy(dest, length, offset);
+            return true;
+          },
+          text.size(), open, block_bytes, window);
+      EXPECT_EQ(AllBlocks(&windowed), expected) << "window " << window << ": " << text;
+    }
+  }
+}
+
+// With a window as large as a block (the loader's choice), the scan copies each byte of a
+// large array about once.
+TEST(ParallelScan, WindowedScanCopiesEachByteAboutOnce) {
+  std::string text = "[";
+  for (int i = 0; i < 20000; ++i) {
+    text += (i > 0 ? "," : "") + std::string(R"({"id":")") + std::to_string(i) +
+            R"(","v":[1,2,{"s":"a],b\"c"}]})";
+  }
+  text += "]";
+  size_t bytes_read = 0;
+  const size_t block = 4096;
+  ArraySplitter splitter(
+      [&](size_t offset, size_t length, char* dest) {
+        text.copy(dest, length, offset);
+        bytes_read += length;
+        return true;
+      },
+      text.size(), 0, block, block);
+  const auto blocks = AllBlocks(&splitter);
+  EXPECT_GT(blocks.size(), 100u);
+  EXPECT_EQ(blocks.back().second, text.size() - 1);
+  EXPECT_LE(bytes_read, text.size() + text.size() / 10) << bytes_read << " of " << text.size();
+}
+
+// Bytes the reader cannot give end the array where they start: no crash, no cut past them.
+TEST(ParallelScan, UnreadableBytesEndTheArray) {
+  const std::string text = R"([1, "a,b", {"c": [2, 3]}, 4, 5, 6, 7, 8])";
+  for (size_t readable : {size_t{0}, size_t{1}, size_t{5}, size_t{12}, size_t{30}}) {
+    for (size_t window : {size_t{1}, size_t{4}, size_t{64}}) {
+      ArraySplitter splitter(
+          [&](size_t offset, size_t length, char* dest) {
+            if (offset + length > readable) return false;
+            text.copy(dest, length, offset);
+            return true;
+          },
+          text.size(), 0, 3, window);
+      const auto blocks = AllBlocks(&splitter);
+      ASSERT_FALSE(blocks.empty());
+      for (const auto& [begin, end] : blocks) EXPECT_LE(end, std::max<size_t>(readable, 1));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace depgraph

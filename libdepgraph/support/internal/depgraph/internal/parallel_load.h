@@ -24,9 +24,6 @@ class BlockWork {
   /// Called on the calling thread only, now and then, with the end of the last block
   /// committed so far (non-decreasing): for progress reports.
   virtual void CommittedUpTo(size_t end) = 0;
-  /// Called before the splitter reads on from byte `pos`, under the splitter's lock
-  /// (at most one call at a time), so that the input can be mapped in ahead.
-  virtual void WillScanFrom(size_t pos) = 0;
 };
 
 /// What ParseBlocksInParallel did.
