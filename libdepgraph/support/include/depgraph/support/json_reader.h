@@ -40,7 +40,8 @@ class JsonReader {
   /// (ReadAt), at their positions in the input: position() and ResumeInArray speak input
   /// offsets. For the parallel loader's blocks; the window must outlive the reader. Line and
   /// column in its errors count from `begin` (a block's errors are never shown: the
-  /// sequential parse reports them). O(1).
+  /// sequential parse reports them). Only on a reader never opened with Open; it may be
+  /// re-pointed any number of times. O(1).
   void OpenWindow(const char* window, size_t begin, size_t end);
   /// Copies input bytes [offset, offset + length) to `dest`: with pread(2) from a mapped file,
   /// which costs less than a first touch of the mapping's pages (each fault of a fresh
