@@ -557,8 +557,15 @@ RaceReport FindRaces(const DepGraph& graph, const AccessModel& model, Reachabili
   SweepPart first(graph, model, *reach, options, in, 0);
   SweepPart second(graph, model, *reach, options, in, 1);
   static_assert(kSweepParts == 2, "the parts below are two");
-  RunSideBySide(ResolveThreadCount(options.threads), [&] { first.Run(); },
-                [&] { second.Run(); });
+  // A second part without accesses (all of them in one written interval) has nothing to do.
+  const bool split = std::find(in.access_part.begin(), in.access_part.end(), uint8_t{1}) !=
+                     in.access_part.end();
+  if (split) {
+    RunSideBySide(ResolveThreadCount(options.threads), [&] { first.Run(); },
+                  [&] { second.Run(); });
+  } else {
+    first.Run();
+  }
   for (const SweepPart* part : {&first, &second}) {
     const RaceReport& c = part->counters();
     report.reads_checked += c.reads_checked;
