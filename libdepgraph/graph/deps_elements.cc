@@ -12,6 +12,8 @@ namespace {
 
 // Longest string value echoed in a "got ..." message, in bytes.
 constexpr size_t kShownBytes = 40;
+// Shapes and strides of up to this many dims take the reader's fast path (ReadDims).
+constexpr size_t kPlainDims = 8;
 
 }  // namespace
 
@@ -170,17 +172,24 @@ bool DepsLoader::ReadDims(DimList* dims) {
     dims->state = FieldState::kInvalid;
     return reader_.SkipValue() || SyntaxError();
   }
-  size_t start = graph_.dims.size();
+  const size_t start = graph_.dims.size();
   bool valid = true;
-  if (!reader_.BeginArray()) return SyntaxError();
-  while (reader_.NextElement()) {
-    PyInt v;
-    if (!ReadPyInt(&v, nullptr)) return false;
-    int64_t x = 0;
-    if (!ToInt64(v, &x) || x <= 0) valid = false;
-    graph_.dims.push_back(x);
+  int64_t plain[kPlainDims];
+  size_t plain_count = 0;
+  if (reader_.TryReadPlainNumberArray(plain, kPlainDims, &plain_count)) {
+    for (size_t i = 0; i < plain_count; ++i) valid = valid && plain[i] > 0;
+    graph_.dims.insert(graph_.dims.end(), plain, plain + plain_count);
+  } else {
+    if (!reader_.BeginArray()) return SyntaxError();
+    while (reader_.NextElement()) {
+      PyInt v;
+      if (!ReadPyInt(&v, nullptr)) return false;
+      int64_t x = 0;
+      if (!ToInt64(v, &x) || x <= 0) valid = false;
+      graph_.dims.push_back(x);
+    }
+    if (!Check()) return false;
   }
-  if (!Check()) return false;
   size_t count = graph_.dims.size() - start;
   if (!valid || count == 0 || count > UINT16_MAX) {
     graph_.dims.resize(start);

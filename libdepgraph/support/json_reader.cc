@@ -570,6 +570,36 @@ bool JsonReader::TryReadPlainDecimal(uint64_t* value, std::string_view* digits) 
   return true;
 }
 
+bool JsonReader::TryReadPlainNumberArray(int64_t* out, size_t max, size_t* count) {
+  if (failed_ || first_seen_.size() >= kMaxDepth) return false;  // BeginArray would fail
+  size_t p = pos_;
+  if (p >= size_ || data_[p] != '[') return false;
+  ++p;
+  if (p < size_ && data_[p] == ']') {
+    *count = 0;
+    pos_ = p + 1;
+    return true;
+  }
+  for (size_t n = 0; n < max;) {
+    const size_t start = p;
+    int64_t v = 0;
+    while (p < size_ && p - start < 18 && data_[p] >= '0' && data_[p] <= '9') {
+      v = v * 10 + (data_[p] - '0');
+      ++p;
+    }
+    if (p == start || (p - start > 1 && data_[start] == '0') || p >= size_) return false;
+    out[n++] = v;
+    if (data_[p] == ']') {
+      *count = n;
+      pos_ = p + 1;
+      return true;
+    }
+    if (data_[p] != ',') return false;  // a 19th digit, a fraction, whitespace, ...
+    ++p;
+  }
+  return false;
+}
+
 bool JsonReader::ReadBool(bool* out) {
   SkipWhitespace();
   if (size_ - pos_ >= 4 && std::memcmp(data_ + pos_, "true", 4) == 0) {

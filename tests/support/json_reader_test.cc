@@ -354,6 +354,54 @@ TEST(JsonReader, CompactFastPathsReportWhatTheGeneralPathsReport) {
   }
 }
 
+// TryReadPlainNumberArray takes exactly the compact arrays of plain numbers of 1 to 18 digits
+// (at most `max` of them) and leaves everything else, consuming nothing, to the general
+// readers.
+TEST(JsonReader, PlainNumberArrays) {
+  struct Case {
+    const char* text;
+    std::vector<int64_t> values;  // empty with taken false: declined
+    bool taken;
+  };
+  const Case cases[] = {
+      {"[1,4096]", {1, 4096}, true},
+      {"[]", {}, true},
+      {"[0]", {0}, true},
+      {"[123456789012345678]", {123456789012345678}, true},
+      {"[1,2,3,4]", {1, 2, 3, 4}, true},
+      {"[1,2,3,4,5]", {}, false},  // more than max (4)
+      {"[1234567890123456789]", {}, false},
+      {"[01]", {}, false},
+      {"[-1]", {}, false},
+      {"[1.5]", {}, false},
+      {"[1e2]", {}, false},
+      {"[\"1\"]", {}, false},
+      {"[ 1]", {}, false},
+      {"[1 ]", {}, false},
+      {"[1,]", {}, false},
+      {"[,1]", {}, false},
+      {"[[1]]", {}, false},
+      {"[1", {}, false},
+      {"[1,2", {}, false},
+      {"{}", {}, false},
+  };
+  for (const Case& c : cases) {
+    JsonReader r;
+    const std::string text = std::string(c.text) + " ";
+    r.OpenBuffer(text);
+    int64_t out[4] = {-7, -7, -7, -7};
+    size_t count = 99;
+    EXPECT_EQ(r.TryReadPlainNumberArray(out, 4, &count), c.taken) << c.text;
+    if (c.taken) {
+      EXPECT_EQ(std::vector<int64_t>(out, out + count), c.values) << c.text;
+      EXPECT_EQ(r.position(), std::string(c.text).size()) << c.text;
+    } else {
+      EXPECT_EQ(r.position(), 0u) << c.text;  // nothing consumed
+    }
+    EXPECT_FALSE(r.failed()) << c.text;
+  }
+}
+
 // A FIFO put where the caller checked a regular file (the window between CheckRegularInput
 // and Open) is refused at once: the open does not wait for a writer. Before, this test hung.
 TEST(JsonReader, OpenRefusesAFifoWithoutBlocking) {

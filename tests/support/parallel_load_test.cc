@@ -258,6 +258,70 @@ std::string AdversarialDocument(int copies) {
          "\n ] , \"tail\": [[[\"]\"]]] }\n";
 }
 
+// `text` with a space after every '[', ',' and ':' outside strings: the reader's compact fast
+// paths (keys, short strings, shapes and strides) then never apply.
+std::string Spaced(const std::string& text) {
+  std::string out;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    out += c;
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == ',' || c == ':') {
+      out += ' ';
+    }
+  }
+  return out;
+}
+
+// The compact fast paths give the model the general paths give, on every real capture and on
+// shapes and strides of every kind the fast path must leave alone (a zero, a leading zero,
+// a sign, a fraction, an exponent, a string, 19 digits, more than eight dims, nesting).
+TEST(ParallelLoad, CompactAndSpacedDocumentsLoadTheSame) {
+  std::vector<std::string> texts;
+  for (const auto& entry : fs::recursive_directory_iterator(testing::SourceDir() + "/data/real")) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && name.starts_with("deps") && name.ends_with(".json")) {
+      texts.push_back(testing::ReadFile(entry.path().string()));
+    }
+  }
+  ASSERT_GE(texts.size(), 10u);
+  std::string tasks;
+  const char* const shapes[] = {"[1,4096]", "[]", "[0,2]", "[3,0]", "[-1,2]", "[1.5,2]",
+                                "[1e2]", "[\"3\",4]", "[1234567890123456789]",
+                                "[123456789012345678]", "[1,2,3,4,5,6,7,8]",
+                                "[1,2,3,4,5,6,7,8,9]", "[[1],2]", "[true]", "[null]", "[7]"};
+  int id = 0;
+  for (const char* shape : shapes) {
+    for (const char* strides : shapes) {
+      tasks += std::string(tasks.empty() ? "" : ",") + R"({"task_id":")" +
+               std::to_string(++id) + R"(","args":[{"idx":0,"type":"INPUT","tensor_id":"5",)" +
+               R"("shape":)" + shape + R"(,"strides":)" + strides + "}]}";
+    }
+  }
+  texts.push_back(R"({"tasks":[)" + tasks + R"(],"edges":[{"pred":"1","succ":"2",)" +
+                  R"("consumer_shape":[2,2],"producer_strides":[0,01]}]})");
+  texts.push_back(R"({"tasks":[)" + tasks + R"(],"edges":[{"pred":"1","succ":"2",)" +
+                  R"("consumer_shape":[2,2],"producer_strides":[4,1]}]})");
+  for (const std::string& text : texts) {
+    DepGraph compact, spaced;
+    const std::string compact_error = LoadWith(text, Options(1, 0), &compact);
+    const std::string spaced_error = LoadWith(Spaced(text), Options(1, 0), &spaced);
+    EXPECT_EQ(compact_error.empty(), spaced_error.empty()) << compact_error << spaced_error;
+    if (compact_error.empty()) {
+      EXPECT_TRUE(SameModel(compact, spaced)) << text.substr(0, 200);
+    }
+  }
+}
+
 TEST(ParallelLoad, CutsInsideStringsAndWhitespaceGiveTheSameModel) {
   EXPECT_GT(ExpectSameOnAnyThreadCount(AdversarialDocument(3), SmallBlocks(64)), 100u);
   EXPECT_GT(ExpectSameOnAnyThreadCount(AdversarialDocument(40), {1, 2, 3, 5, 8, 13, 100, 0}),

@@ -87,6 +87,12 @@ class JsonReader {
   /// returns false: ReadNumber or ReadString then read the value, or report what is wrong
   /// with it. O(digits), eight at a time.
   bool TryReadPlainDecimal(uint64_t* value, std::string_view* digits);
+  /// Shapes and strides, read fast. When the next value is a compact array (no whitespace) of
+  /// at most `max` JSON numbers of 1 to 18 digits (no sign, leading zero, fraction or
+  /// exponent), consumes it, stores the numbers in out[0..*count) and returns true (also for
+  /// `[]`). Otherwise consumes nothing and returns false: BeginArray and the element readers
+  /// then read it, or report what is wrong with it. O(digits).
+  bool TryReadPlainNumberArray(int64_t* out, size_t max, size_t* count);
   /// Reads true/false.
   bool ReadBool(bool* out);
   /// Reads null.
