@@ -102,6 +102,12 @@ std::string ShownValue::Text() const {
 }
 
 bool DepsLoader::ReadId(const char* leaf, TaskId* id) {
+  uint64_t plain;
+  std::string_view digits;
+  if (reader_.TryReadPlainDecimal(&plain, &digits)) {  // what ReadPyInt would say, sooner
+    *id = plain;
+    return true;
+  }
   PyInt value;
   ShownValue shown;
   if (!ReadPyInt(&value, &shown)) return false;
@@ -123,6 +129,17 @@ bool DepsLoader::ReadOptionalId(const char* leaf, FieldState* state, TaskId* id)
 }
 
 bool DepsLoader::ReadSmallInt(FieldState* state, int64_t* value, bool require_non_negative) {
+  uint64_t plain;
+  std::string_view digits;
+  if (reader_.TryReadPlainDecimal(&plain, &digits)) {  // what ReadPyInt would say, sooner
+    if (plain <= INT64_MAX) {
+      *value = static_cast<int64_t>(plain);
+      *state = FieldState::kValid;
+    } else {
+      *state = FieldState::kInvalid;  // as ToInt64 says of it below
+    }
+    return true;
+  }
   PyInt v;
   if (!ReadPyInt(&v, nullptr)) return false;
   int64_t x = 0;

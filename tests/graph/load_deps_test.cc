@@ -118,6 +118,44 @@ TEST(LoadDeps, ReadsViewsTensorsAndDuplicatesLastWins) {
   EXPECT_EQ(g.overlap_names[row.overlap], "other");
 }
 
+// Small integer fields at the edge of int64, plain and quoted (the fast path of ReadSmallInt),
+// beside the forms only the general path reads; what follows each is still read.
+TEST(LoadDeps, SmallIntegersAtTheEdgeOfInt64) {
+  DepGraph g = LoadText(R"({"tasks":[
+    {"task_id":"2","block_num":9223372036854775808,"kernel_ids":[9223372036854775807,
+      "9223372036854775808",18446744073709551615],"args":[
+      {"idx":9223372036854775808,"type":"INPUT","tensor_id":"7","start_offset":"9223372036854775807"},
+      {"idx":"9223372036854775807","type":"OUTPUT","start_offset":9223372036854775808},
+      {"idx":" 3 ","type":"INPUT","start_offset":2.0}]}],
+    "edges":[{"pred":"1","succ":"2","arg":9223372036854775808,"tensor_id":"7"},
+             {"pred":"1","succ":"2","arg":"9223372036854775807","tensor_id":"8"}]})");
+  const Task* t = g.FindTask(2);
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->block_num, 1);  // not an int64: the default
+  EXPECT_EQ(t->kernel_ids[0], INT64_MAX);
+  EXPECT_EQ(t->kernel_ids[1], -1);
+  EXPECT_EQ(t->kernel_ids[2], -1);
+  ASSERT_EQ(t->num_args, 3u);
+  const TaskArg& a0 = g.args[t->first_arg];
+  EXPECT_EQ(a0.idx, INT64_MIN);  // unusable
+  EXPECT_EQ(a0.tensor_id, 7u);
+  EXPECT_EQ(a0.view.start_offset, INT64_MAX);
+  EXPECT_EQ(a0.view.start_offset_state, FieldState::kValid);
+  const TaskArg& a1 = g.args[t->first_arg + 1];
+  EXPECT_EQ(a1.idx, INT64_MAX);
+  EXPECT_EQ(a1.type, ArgType::kOutput);
+  EXPECT_EQ(a1.view.start_offset_state, FieldState::kInvalid);
+  const TaskArg& a2 = g.args[t->first_arg + 2];
+  EXPECT_EQ(a2.idx, 3);  // int(" 3 ")
+  EXPECT_EQ(a2.view.start_offset, 2);
+  ASSERT_EQ(g.rows.size(), 2u);
+  EXPECT_EQ(g.rows[0].arg_state, FieldState::kInvalid);
+  EXPECT_EQ(g.rows[0].tensor_id, 7u);
+  EXPECT_EQ(g.rows[1].arg_state, FieldState::kValid);
+  EXPECT_EQ(g.rows[1].arg, INT64_MAX);
+  EXPECT_EQ(g.rows[1].tensor_id, 8u);
+}
+
 // Equal shapes and strides are stored once (dim_interner.h): the second task's [2,4] and the
 // row's consumer shape share the first list; a list that only starts the same does not.
 TEST(LoadDeps, StoresEachDistinctDimensionListOnce) {
