@@ -46,7 +46,6 @@ class LoaderBlocks final : public BlockWork {
   bool Parse(size_t slot, size_t block, const BlockBounds& bounds) override {
     Slot& s = slots_[slot];
     const size_t end = std::min(main_reader_->size(), bounds.end + kBlockSlack);
-    if (bounds.begin > end) return false;
     s.bytes.resize(end - bounds.begin + 1);  // never empty: its data() is a real pointer
     if (!main_reader_->ReadAt(bounds.begin, end - bounds.begin, s.bytes.data())) return false;
     s.reader.OpenWindow(s.bytes.data(), bounds.begin, end);
@@ -62,7 +61,6 @@ class LoaderBlocks final : public BlockWork {
   }
 
   void CommittedUpTo(size_t end) override { main_->ReportProgressAt(end); }
-
 
   size_t elements() const { return elements_; }
 

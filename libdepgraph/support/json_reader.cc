@@ -222,44 +222,49 @@ bool JsonReader::BeginArray() {
 }
 
 #if defined(__SSE2__)
-// Bit i set when byte i of the 32 at `at` ends a plain string: a quote, a backslash, a control
-// character or a non-ASCII byte (signed compare). Strings and keys in compact JSON are
-// mostly shorter than 32 bytes and plain, so one call finds their end. Reads 32 bytes.
-static inline uint32_t SpecialBytes32(const char* at) {
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
-                space = _mm_set1_epi8(0x20);
-  auto special = [&](const char* from) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from));
-    return static_cast<uint32_t>(_mm_movemask_epi8(
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                     _mm_cmplt_epi8(v, space))));
-  };
-  return special(at) | (special(at + 16) << 16);
+// Bit i set when byte i of the 16 at `at` ends a plain string: a quote, a backslash, a control
+// character or a non-ASCII byte (the signed compare flags both at once).
+static inline uint32_t SpecialBytes16(const char* at) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+  return static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+      _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))));
 }
 #endif
 
+// Compact JSON's keys and short strings, found in one step: when the string whose opening
+// quote is at `quote` is plain and under 32 bytes long (and 33 bytes follow the quote), its
+// closing quote's position; otherwise 0, and the general scan (ParseStringRaw) takes it.
+size_t JsonReader::ShortPlainStringEnd(size_t quote) const {
+#if defined(__SSE2__)
+  if (size_ - quote < 34) return 0;
+  const uint32_t mask = SpecialBytes16(data_ + quote + 1) |
+                        (SpecialBytes16(data_ + quote + 17) << 16);
+  if (mask == 0) return 0;
+  const size_t end = quote + 1 + static_cast<size_t>(__builtin_ctz(mask));
+  return data_[end] == '"' ? end : 0;
+#else
+  (void)quote;
+  return 0;
+#endif
+}
+
 bool JsonReader::NextKey(std::string_view* key) {
   if (failed_) return false;
-#if defined(__SSE2__)
-  // Compact JSON: `"key":` or `,"key":` with a plain key (below), without the general scan.
+  // Compact JSON: `"key":` or `,"key":` with a short plain key, without the general scan.
   if (size_ - pos_ >= 36) {
-    size_t p = pos_;
     const bool more = first_seen_.back() != 0;
-    if (more && data_[p] == ',') ++p;
-    if (data_[p] == '"' && (more ? p != pos_ : true)) {
-      const uint32_t mask = SpecialBytes32(data_ + p + 1);
-      if (mask != 0) {
-        const size_t end = p + 1 + static_cast<size_t>(__builtin_ctz(mask));
-        if (data_[end] == '"' && data_[end + 1] == ':') {
-          *key = std::string_view(data_ + p + 1, end - p - 1);
-          first_seen_.back() = 1;
-          pos_ = end + 2;
-          return true;
-        }
+    const size_t quote = more && data_[pos_] == ',' ? pos_ + 1 : pos_;
+    if (data_[quote] == '"' && (!more || quote != pos_)) {
+      const size_t end = ShortPlainStringEnd(quote);
+      if (end != 0 && data_[end + 1] == ':') {
+        *key = std::string_view(data_ + quote + 1, end - quote - 1);
+        first_seen_.back() = 1;
+        pos_ = end + 2;
+        return true;
       }
     }
   }
-#endif
   SkipWhitespace();
   if (pos_ >= size_) return Fail("unexpected end of file inside an object");
   if (data_[pos_] == '}') {
@@ -340,12 +345,7 @@ bool JsonReader::ParseStringRaw(std::string_view* out) {
     // Sixteen bytes a step where the input has them; the signed compare flags control
     // characters and every non-ASCII byte at once.
     while (pos_ + 16 <= size_) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data_ + pos_));
-      const __m128i special = _mm_or_si128(
-          _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                       _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-          _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-      const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+      const uint32_t mask = SpecialBytes16(data_ + pos_);
       if (mask != 0) {
         pos_ += static_cast<size_t>(__builtin_ctz(mask));
         break;
@@ -460,20 +460,14 @@ bool JsonReader::SkipUtf8() {
 }
 
 bool JsonReader::ReadString(std::string_view* out) {
-#if defined(__SSE2__)
-  // A plain string of under 32 bytes right here (compact JSON): no general scan.
-  if (!failed_ && size_ - pos_ >= 34 && data_[pos_] == '"') {
-    const uint32_t mask = SpecialBytes32(data_ + pos_ + 1);
-    if (mask != 0) {
-      const size_t end = pos_ + 1 + static_cast<size_t>(__builtin_ctz(mask));
-      if (data_[end] == '"') {
-        *out = std::string_view(data_ + pos_ + 1, end - pos_ - 1);
-        pos_ = end + 1;
-        return true;
-      }
+  // A short plain string right here (compact JSON): no general scan.
+  if (!failed_ && pos_ < size_ && data_[pos_] == '"') {
+    if (const size_t end = ShortPlainStringEnd(pos_); end != 0) {
+      *out = std::string_view(data_ + pos_ + 1, end - pos_ - 1);
+      pos_ = end + 1;
+      return true;
     }
   }
-#endif
   if (Peek() != JsonKind::kString) return Fail("expected a string");
   return ParseStringRaw(out);
 }

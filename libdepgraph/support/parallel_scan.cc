@@ -1,6 +1,7 @@
 #include "depgraph/internal/parallel_scan.h"
 
 #include <algorithm>
+#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -197,14 +198,12 @@ size_t ScanStructure(const char* data, size_t begin, size_t end, ScanState* stat
 }
 
 ArraySplitter::ArraySplitter(const char* data, size_t size, size_t open, size_t block_bytes)
-    : data_(data),
-      chunk_(SIZE_MAX),
-      size_(size),
-      first_(open + 1),
-      block_bytes_(std::max<size_t>(block_bytes, 1)),
-      scan_pos_(open + 1) {
-  separators_.push_back(open);
-}
+    : ArraySplitter(
+          [data](size_t offset, size_t length, char* dest) {
+            std::memcpy(dest, data + offset, length);
+            return true;
+          },
+          size, open, block_bytes, size) {}
 
 ArraySplitter::ArraySplitter(ByteReader read, size_t size, size_t open, size_t block_bytes,
                              size_t window_bytes)
@@ -218,7 +217,6 @@ ArraySplitter::ArraySplitter(ByteReader read, size_t size, size_t open, size_t b
 }
 
 const char* ArraySplitter::Bytes(size_t from, size_t to) {
-  if (data_ != nullptr) return data_;
   if (from >= window_begin_ && to <= window_end_) return window_.data() - window_begin_;
   const size_t end = std::min(size_, std::max(to, from + chunk_));
   window_.resize(end - from);
@@ -242,8 +240,7 @@ void ArraySplitter::FindNextSeparator() {
     return;
   }
   // Structure up to the target, then byte by byte to the first ',' at the array's level:
-  // both a chunk at a time (the whole range at once when scanning in place). Bytes that
-  // cannot be read end the array where they start.
+  // both a window at a time. Bytes that cannot be read end the array where they start.
   size_t at = size_;
   bool found = false, unreadable = false;
   for (size_t pos = scan_pos_; pos < target && !found && !unreadable;) {

@@ -142,6 +142,7 @@ class JsonReader {
   void SkipWhitespaceLoop();
   bool Expect(char c, const char* what);
   bool ParseStringRaw(std::string_view* out);
+  size_t ShortPlainStringEnd(size_t quote) const;
   // Consumes one well-formed UTF-8 character at pos_ (pos_ < size_); false with an error.
   bool SkipUtf8();
   void LineColumn(size_t pos, size_t* line, size_t* column) const;

@@ -45,14 +45,15 @@ class ArraySplitter {
   /// Copies input bytes [offset, offset + length) to dest; false on failure.
   using ByteReader = std::function<bool(size_t offset, size_t length, char* dest)>;
 
-  /// `data[open]` is the array's '['; `size` is the whole input's size. Scans `data` in place.
-  ArraySplitter(const char* data, size_t size, size_t open, size_t block_bytes);
-  /// The same, scanning copies that `read` makes into a window of `window_bytes` instead of
-  /// the input itself (JsonReader::ReadAt: cheaper than a first touch of a mapped file's
-  /// pages). Bytes the reader cannot give end the array there: the parse of that block fails
-  /// and the caller's sequential parse reports what is wrong. Memory: the window.
+  /// Input byte `open` is the array's '['; `size` is the whole input's size. The scan reads
+  /// copies that `read` makes into a window of `window_bytes`, never the input itself
+  /// (JsonReader::ReadAt: cheaper than a first touch of a mapped file's pages). Bytes the
+  /// reader cannot give end the array there: the parse of that block fails and the caller's
+  /// sequential parse reports what is wrong. Memory: the window.
   ArraySplitter(ByteReader read, size_t size, size_t open, size_t block_bytes,
                 size_t window_bytes = size_t{1} << 20);
+  /// The same over `data` (tests), copied into a window as large as the input.
+  ArraySplitter(const char* data, size_t size, size_t open, size_t block_bytes);
 
   /// Bounds of block j in *bounds and true, or false when there is no block j (the array
   /// ended in an earlier one). Blocks must be asked for in increasing order of j, with gaps
@@ -65,16 +66,15 @@ class ArraySplitter {
  private:
   // Finds separator `separators_.size()`: appends it, or marks the array closed.
   void FindNextSeparator();
-  // A pointer p with p[i] readable for every i in [from, to) (to - from <= chunk_): the input
-  // itself, or the window after copying [from, to) into it; nullptr if the copy failed.
+  // A pointer p with p[i] readable for every i in [from, to) (to - from <= chunk_): the window,
+  // after copying at least [from, to) into it if need be; nullptr if the copy failed.
   const char* Bytes(size_t from, size_t to);
 
-  const char* data_ = nullptr;  // in place; or null, and read_ fills window_
   ByteReader read_;
   std::vector<char> window_;
   size_t window_begin_ = 0;  // window_ holds input bytes [window_begin_, window_end_)
   size_t window_end_ = 0;
-  size_t chunk_;             // most bytes one Bytes() call may ask for
+  size_t chunk_;             // the window's size: most bytes one Bytes() call may ask for
   size_t size_;
   size_t first_;  // first byte inside the array
   size_t block_bytes_;
