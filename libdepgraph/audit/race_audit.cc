@@ -1,8 +1,6 @@
 #include "depgraph/audit/race_audit.h"
 
 #include <algorithm>
-#include <iterator>
-#include <map>
 #include <unordered_set>
 
 #include "depgraph/internal/side_by_side.h"
@@ -237,24 +235,9 @@ class SweepPart {
 
   // Coarse writer segments merge with a neighbour whose writer reaches the new one.
   void AssignCoarse(int64_t b, int64_t e, uint32_t t, bool fresh) {
-    auto it = coarse_.Assign(b, e, t);
-    auto& map = coarse_.raw();
-    if (it != map.begin()) {
-      auto left = std::prev(it);
-      if (left->second.end == b && !fresh &&
-          (left->second.value == t || Reaches(left->second.value, t))) {
-        left->second.end = it->second.end;
-        left->second.value = t;  // the merged segment's writer is the newest one
-        map.erase(it);
-        it = left;
-      }
-    }
-    auto right = std::next(it);
-    if (right != map.end() && right->first == it->second.end && !fresh &&
-        (right->second.value == t || Reaches(right->second.value, t))) {
-      it->second.end = right->second.end;
-      map.erase(right);
-    }
+    coarse_.AssignJoining(b, e, t, [&](uint32_t writer) {
+      return !fresh && (writer == t || Reaches(writer, t));
+    });
   }
 
   std::span<const ByteInterval> WrittenWithin(ByteInterval bounds) const {
@@ -279,7 +262,7 @@ class SweepPart {
   void MaybeCompact() {
     if (lists_.cells() < compact_at_) return;
     std::vector<uint32_t*> live;
-    for (auto& [begin, seg] : readers_.raw()) live.push_back(&seg.value);
+    readers_.ForEachValue([&](uint32_t* list) { live.push_back(list); });
     lists_.Compact(live);
     compact_at_ = std::max<size_t>(compact_at_, 4 * lists_.cells());
   }
