@@ -51,12 +51,19 @@ struct ScheduledReset {
   ByteInterval bytes;
 };
 
+// The written intervals an access's bounds meet: written[first, first + count).
+struct WrittenSpan {
+  uint32_t first = 0;
+  uint32_t count = 0;
+};
+
 // What every part of the sweep reads, computed once before the parts run.
 struct SweepInputs {
   std::vector<uint32_t> task_node;     // per task: its node, or kNone
   std::vector<uint8_t> inferred_in;    // per node: 1 if a creator or tensormap row enters it
   std::vector<ByteInterval> written;   // every byte somebody writes: sorted, disjoint
   std::vector<ScheduledReset> resets;  // allocation resets, by task
+  std::vector<WrittenSpan> met;        // per access: the written intervals its bounds meet
   std::vector<uint8_t> access_part;    // per access: the part of the sweep that owns it
 };
 
@@ -157,9 +164,10 @@ class SweepPart {
     });
   }
 
-  bool Mine(const Access& access) const {
-    return in_.access_part[static_cast<size_t>(&access - model_.accesses.data())] == part_;
+  size_t IndexOf(const Access& access) const {
+    return static_cast<size_t>(&access - model_.accesses.data());
   }
+  bool Mine(const Access& access) const { return in_.access_part[IndexOf(access)] == part_; }
 
   void ProcessTask(uint32_t t) {
     partners_.clear();
@@ -167,13 +175,13 @@ class SweepPart {
     // 1. Checks against the state left by earlier tasks.
     for (const Access& access : accesses) {
       if (access.fresh_output || !Mine(access)) continue;
-      const bool reads = access.reads && MayTouchWritten(access.bounds);
+      const bool reads = access.reads && MayTouchWritten(access);
       if (access.reads && !reads) ++counters_.reads_skipped;
       if (!reads && !access.writes) continue;
       const auto bytes = model_.Bytes(access, &scratch_);
       if (reads) {
         clipped_.clear();
-        AppendIntersection(bytes, WrittenWithin(access.bounds), &clipped_);
+        AppendIntersection(bytes, WrittenWithin(access), &clipped_);
         if (clipped_.empty()) {
           ++counters_.reads_skipped;
         } else {
@@ -193,9 +201,9 @@ class SweepPart {
     }
     // 2. Reads join the reader lists, then writes replace writers and clear readers.
     for (const Access& access : accesses) {
-      if (!access.reads || !Mine(access) || !MayTouchWritten(access.bounds)) continue;
+      if (!access.reads || !Mine(access) || !MayTouchWritten(access)) continue;
       clipped_.clear();
-      AppendIntersection(model_.Bytes(access, &scratch_), WrittenWithin(access.bounds),
+      AppendIntersection(model_.Bytes(access, &scratch_), WrittenWithin(access),
                          &clipped_);
       const uint32_t entry = t | (access.approximate ? kApproxBit : 0);
       for (const ByteInterval& piece : clipped_) {
@@ -240,12 +248,14 @@ class SweepPart {
     });
   }
 
-  std::span<const ByteInterval> WrittenWithin(ByteInterval bounds) const {
-    return WrittenMeeting(in_.written, bounds);
+  // The written intervals the access's bounds meet (looked up once, in PrepareSweep). O(1).
+  std::span<const ByteInterval> WrittenWithin(const Access& access) const {
+    const WrittenSpan span = in_.met[IndexOf(access)];
+    return {in_.written.data() + span.first, span.count};
   }
 
-  // Whether `bounds` meets a byte somebody writes. O(log W).
-  bool MayTouchWritten(ByteInterval bounds) const { return !WrittenWithin(bounds).empty(); }
+  // Whether the access's bounds meet a byte somebody writes. O(1).
+  bool MayTouchWritten(const Access& access) const { return in_.met[IndexOf(access)].count > 0; }
 
   // Forgets writers and readers of `bytes`: new memory from the runtime's allocator.
   void Reset(ByteInterval bytes) {
@@ -465,23 +475,17 @@ uint64_t CountBackwardEdges(const DepGraph& graph, const std::vector<uint32_t>& 
 // written (reads are clipped to written bytes), so no segment of one part ever meets or
 // touches another's: the parts take consecutive runs of such groups of intervals, with about
 // as many accesses each. Accesses that meet no written byte change no segment (part 0 counts
-// them). Depends on the model only. O(A log W) time, O(A + W) memory.
-std::vector<uint8_t> AssignParts(const AccessModel& model,
-                                 const std::vector<ByteInterval>& written) {
-  std::vector<uint8_t> access_part(model.accesses.size(), 0);
-  const size_t w = written.size();
+// them). `met` is each access's WrittenSpan. O(A + W) time and memory.
+std::vector<uint8_t> AssignParts(const std::vector<WrittenSpan>& met, size_t w) {
+  std::vector<uint8_t> access_part(met.size(), 0);
   if (w == 0) return access_part;
-  std::vector<uint32_t> first_met(model.accesses.size(), kNone);
   std::vector<uint32_t> last_joined(w);  // the last interval one access joins to interval i
   std::vector<uint32_t> accesses_at(w, 0);
   for (uint32_t i = 0; i < w; ++i) last_joined[i] = i;
-  for (size_t a = 0; a < model.accesses.size(); ++a) {
-    const auto met = WrittenMeeting(written, model.accesses[a].bounds);
-    if (met.empty()) continue;
-    const uint32_t lo = static_cast<uint32_t>(met.data() - written.data());
-    first_met[a] = lo;
-    last_joined[lo] = std::max(last_joined[lo], lo + static_cast<uint32_t>(met.size()) - 1);
-    ++accesses_at[lo];
+  for (const WrittenSpan& span : met) {
+    if (span.count == 0) continue;
+    last_joined[span.first] = std::max(last_joined[span.first], span.first + span.count - 1);
+    ++accesses_at[span.first];
   }
   uint64_t total = 0;
   for (uint32_t n : accesses_at) total += n;
@@ -498,8 +502,8 @@ std::vector<uint8_t> AssignParts(const AccessModel& model,
     interval_part[i] = part;
     passed += accesses_at[i];
   }
-  for (size_t a = 0; a < model.accesses.size(); ++a) {
-    if (first_met[a] != kNone) access_part[a] = interval_part[first_met[a]];
+  for (size_t a = 0; a < met.size(); ++a) {
+    if (met[a].count > 0) access_part[a] = interval_part[met[a].first];
   }
   return access_part;
 }
@@ -527,7 +531,13 @@ SweepInputs PrepareSweep(const DepGraph& graph, const AccessModel& model, RaceRe
   }
   NormalizeIntervals(&in.written);
   in.resets = ScheduleAllocationResets(graph);
-  in.access_part = AssignParts(model, in.written);
+  in.met.resize(model.accesses.size());
+  for (size_t a = 0; a < model.accesses.size(); ++a) {
+    const auto met = WrittenMeeting(in.written, model.accesses[a].bounds);
+    in.met[a] = {static_cast<uint32_t>(met.data() - in.written.data()),
+                 static_cast<uint32_t>(met.size())};
+  }
+  in.access_part = AssignParts(in.met, in.written.size());
   return in;
 }
 
