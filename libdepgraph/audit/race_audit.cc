@@ -45,12 +45,6 @@ struct FineWriter {
   bool operator==(const FineWriter&) const = default;
 };
 
-// A buffer's state is forgotten before a task: new memory from the runtime's allocator.
-struct ScheduledReset {
-  uint32_t at = 0;  // before processing this task
-  ByteInterval bytes;
-};
-
 // The written intervals an access's bounds meet: written[first, first + count).
 struct WrittenSpan {
   uint32_t first = 0;
@@ -59,10 +53,8 @@ struct WrittenSpan {
 
 // What every part of the sweep reads, computed once before the parts run.
 struct SweepInputs {
-  std::vector<uint32_t> task_node;     // per task: its node, or kNone
-  std::vector<uint8_t> inferred_in;    // per node: 1 if a creator or tensormap row enters it
+  const RaceGraphFacts& facts;         // what the graph alone says
   std::vector<ByteInterval> written;   // every byte somebody writes: sorted, disjoint
-  std::vector<ScheduledReset> resets;  // allocation resets, by task
   std::vector<WrittenSpan> met;        // per access: the written intervals its bounds meet
   std::vector<uint8_t> access_part;    // per access: the part of the sweep that owns it
 };
@@ -103,10 +95,11 @@ class SweepPart {
     ordered_value_.assign(tasks, 0);
     candidate_stamp_.assign(tasks, 0);
     candidate_kinds_.assign(tasks, 0);
+    const std::vector<AllocationReset>& resets = in_.facts.resets;
     size_t next_reset = 0;
     for (uint32_t t = 0; t < tasks; ++t) {
-      for (; next_reset < in_.resets.size() && in_.resets[next_reset].at == t; ++next_reset) {
-        Reset(in_.resets[next_reset].bytes);
+      for (; next_reset < resets.size() && resets[next_reset].at == t; ++next_reset) {
+        Reset(resets[next_reset].bytes);
         if (part_ == 0) ++counters_.allocation_resets;
       }
       ProcessTask(t);
@@ -124,7 +117,7 @@ class SweepPart {
   bool Ordered(uint32_t p, uint32_t t) {
     if (p == t) return true;
     if (ordered_stamp_[p] == t + 1) return ordered_value_[p] != 0;
-    const uint32_t np = in_.task_node[p], nt = in_.task_node[t];
+    const uint32_t np = in_.facts.task_node[p], nt = in_.facts.task_node[t];
     const bool ordered = np != kNone && nt != kNone &&
                          (reach_.Reaches(np, nt, &reach_scratch_) ||
                           reach_.Reaches(nt, np, &reach_scratch_));
@@ -213,8 +206,8 @@ class SweepPart {
                               // Superseded when reached from it, unless that would trade an
                               // exact read for an approximate one.
                               if ((newer & kApproxBit) && !(older & kApproxBit)) return false;
-                              const uint32_t a = in_.task_node[EntryTask(older)];
-                              const uint32_t b = in_.task_node[EntryTask(newer)];
+                              const uint32_t a = in_.facts.task_node[EntryTask(older)];
+                              const uint32_t b = in_.facts.task_node[EntryTask(newer)];
                               return a != kNone && b != kNone &&
                                      reach_.Reaches(a, b, &reach_scratch_);
                             });
@@ -265,7 +258,7 @@ class SweepPart {
   }
 
   bool Reaches(uint32_t p, uint32_t t) {
-    const uint32_t np = in_.task_node[p], nt = in_.task_node[t];
+    const uint32_t np = in_.facts.task_node[p], nt = in_.facts.task_node[t];
     return np != kNone && nt != kNone && reach_.Reaches(np, nt, &reach_scratch_);
   }
 
@@ -330,8 +323,8 @@ class RaceReporter {
     if (kind == RaceKind::kWaw && second.type == ArgType::kOutputExisting) {
       return RaceCause::kNoLookupWrite;
     }
-    const uint32_t node = in_.task_node[t];
-    if (node == kNone || !in_.inferred_in[node]) return RaceCause::kNoInferredEdges;
+    const uint32_t node = in_.facts.task_node[t];
+    if (node == kNone || !in_.facts.inferred_in[node]) return RaceCause::kNoInferredEdges;
     const Task* task = graph_.TaskOfNode(node);
     if (task != nullptr && task->manual_scope) return RaceCause::kNoInferredEdges;
     if (!first.fresh_output && first.elem_size != second.elem_size) {
@@ -404,15 +397,37 @@ class RaceReporter {
   ByteInterval best_range_;
 };
 
+// The first entry of `by_id` (ascending ids) with an id at or above `id`, searching from
+// `from` (every entry before it has a smaller id) by doubling steps, then halving: O(log d)
+// for a result d entries past `from`.
+size_t FirstIdAtOrAbove(const std::vector<std::pair<TaskId, uint32_t>>& by_id, size_t from,
+                        TaskId id) {
+  size_t lo = from, step = 1;
+  size_t hi = from;
+  while (hi < by_id.size() && by_id[hi].first < id) {
+    lo = hi + 1;
+    hi = from + step;
+    step *= 2;
+  }
+  hi = std::min(hi, by_id.size());
+  const auto it = std::lower_bound(by_id.begin() + static_cast<ptrdiff_t>(lo),
+                                   by_id.begin() + static_cast<ptrdiff_t>(hi), id,
+                                   [](const auto& entry, TaskId v) { return entry.first < v; });
+  return static_cast<size_t>(it - by_id.begin());
+}
+
 // Allocation nodes (alloc_tensors; not in tasks[]) take memory from the same allocator as
 // OUTPUT slots. Their position in submit order is bounded by their ring-local id: the reset
 // goes right after the last task of the same ring with a smaller local id, the earliest
 // point the allocation can have happened (so no access to the new buffer is forgotten).
-std::vector<ScheduledReset> ScheduleAllocationResets(const DepGraph& graph) {
-std::vector<ScheduledReset> resets;
-  std::vector<std::pair<TaskId, uint32_t>> by_id;  // (task id, submit index), ascending id
-  for (uint32_t t = 0; t < graph.tasks.size(); ++t) by_id.push_back({graph.tasks[t].id, t});
-  std::sort(by_id.begin(), by_id.end());
+// The tasks come from the loader's task index (ascending ids, the last task of an id kept);
+// the rows name allocations in ascending id order in practice, so each search starts where
+// the previous one ended. O(rows + R log R) for R resets, O(R log T) at worst.
+std::vector<AllocationReset> ScheduleAllocationResets(const DepGraph& graph) {
+  std::vector<AllocationReset> resets;
+  const auto& by_id = graph.task_index;  // (task id, submit index), ascending id
+  size_t after_previous = 0;             // the search result for the previous id
+  TaskId previous = 0;
   for (const EdgeRow& row : graph.rows) {
     if (row.source != EdgeSource::kCreator || row.tensor_id_state != FieldState::kValid) {
       continue;
@@ -432,21 +447,24 @@ std::vector<ScheduledReset> resets;
     // The last task of the same ring before this allocation (ring-local ids grow).
     const TaskId id = graph.nodes[node];
     const TaskId ring_start = id & ~TaskId{0xFFFFFFFFu};
-    auto it = std::lower_bound(by_id.begin(), by_id.end(), std::make_pair(id, 0u));
+    // The first task with an id at or above this one.
+    const size_t first = FirstIdAtOrAbove(by_id, id >= previous ? after_previous : 0, id);
+    after_previous = first;
+    previous = id;
     uint32_t at = 0;
-    if (it != by_id.begin() && std::prev(it)->first >= ring_start) {
-      at = std::prev(it)->second + 1;
-    }
+    if (first > 0 && by_id[first - 1].first >= ring_start) at = by_id[first - 1].second + 1;
     resets.push_back({at, {tensor->buffer_addr, static_cast<int64_t>(end)}});
   }
-  std::sort(resets.begin(), resets.end(), [](const ScheduledReset& a,
-                                                const ScheduledReset& b) {
+  auto before = [](const AllocationReset& a, const AllocationReset& b) {
     if (a.at != b.at) return a.at < b.at;
     if (a.bytes.begin != b.bytes.begin) return a.bytes.begin < b.bytes.begin;
     return a.bytes.end < b.bytes.end;
-  });
+  };
+  if (!std::is_sorted(resets.begin(), resets.end(), before)) {
+    std::sort(resets.begin(), resets.end(), before);
+  }
   resets.erase(std::unique(resets.begin(), resets.end(),
-                            [](const ScheduledReset& a, const ScheduledReset& b) {
+                            [](const AllocationReset& a, const AllocationReset& b) {
                               return a.at == b.at && a.bytes.begin == b.bytes.begin &&
                                      a.bytes.end == b.bytes.end;
                             }),
@@ -508,21 +526,8 @@ std::vector<uint8_t> AssignParts(const std::vector<WrittenSpan>& met, size_t w) 
   return access_part;
 }
 
-SweepInputs PrepareSweep(const DepGraph& graph, const AccessModel& model, RaceReport* report) {
-  SweepInputs in;
-  const size_t tasks = graph.tasks.size();
-  in.task_node.assign(tasks, kNone);
-  for (uint32_t t = 0; t < tasks; ++t) {
-    const int64_t node = graph.FindNode(graph.tasks[t].id);
-    if (node >= 0) in.task_node[t] = static_cast<uint32_t>(node);
-  }
-  report->edges_against_submit_order = CountBackwardEdges(graph, in.task_node);
-  in.inferred_in.assign(graph.nodes.size(), 0);
-  for (const EdgeRow& row : graph.rows) {
-    if (row.source == EdgeSource::kCreator || row.source == EdgeSource::kTensormap) {
-      in.inferred_in[graph.pairs[row.pair].succ] = 1;
-    }
-  }
+SweepInputs PrepareSweep(const RaceGraphFacts& facts, const AccessModel& model) {
+  SweepInputs in{facts, {}, {}, {}};
   std::vector<ByteInterval> scratch;
   for (const Access& access : model.accesses) {
     if (!access.writes) continue;
@@ -530,7 +535,6 @@ SweepInputs PrepareSweep(const DepGraph& graph, const AccessModel& model, RaceRe
     in.written.insert(in.written.end(), bytes.begin(), bytes.end());
   }
   NormalizeIntervals(&in.written);
-  in.resets = ScheduleAllocationResets(graph);
   in.met.resize(model.accesses.size());
   for (size_t a = 0; a < model.accesses.size(); ++a) {
     const auto met = WrittenMeeting(in.written, model.accesses[a].bounds);
@@ -543,10 +547,35 @@ SweepInputs PrepareSweep(const DepGraph& graph, const AccessModel& model, RaceRe
 
 }  // namespace
 
+RaceGraphFacts PrepareRaceGraphFacts(const DepGraph& graph) {
+  RaceGraphFacts facts;
+  const size_t tasks = graph.tasks.size();
+  facts.task_node.assign(tasks, kNone);
+  for (uint32_t t = 0; t < tasks; ++t) {
+    const int64_t node = graph.FindNode(graph.tasks[t].id);
+    if (node >= 0) facts.task_node[t] = static_cast<uint32_t>(node);
+  }
+  facts.edges_against_submit_order = CountBackwardEdges(graph, facts.task_node);
+  facts.inferred_in.assign(graph.nodes.size(), 0);
+  for (const EdgeRow& row : graph.rows) {
+    if (row.source == EdgeSource::kCreator || row.source == EdgeSource::kTensormap) {
+      facts.inferred_in[graph.pairs[row.pair].succ] = 1;
+    }
+  }
+  facts.resets = ScheduleAllocationResets(graph);
+  return facts;
+}
+
 RaceReport FindRaces(const DepGraph& graph, const AccessModel& model, ReachabilityIndex* reach,
                      const RaceOptions& options) {
+  return FindRaces(graph, PrepareRaceGraphFacts(graph), model, reach, options);
+}
+
+RaceReport FindRaces(const DepGraph& graph, const RaceGraphFacts& facts, const AccessModel& model,
+                     ReachabilityIndex* reach, const RaceOptions& options) {
   RaceReport report;
-  const SweepInputs in = PrepareSweep(graph, model, &report);
+  report.edges_against_submit_order = facts.edges_against_submit_order;
+  const SweepInputs in = PrepareSweep(facts, model);
   SweepPart first(graph, model, *reach, options, in, 0);
   SweepPart second(graph, model, *reach, options, in, 1);
   static_assert(kSweepParts == 2, "the parts below are two");

@@ -241,6 +241,69 @@ TEST(RaceAudit, AllocationNodeResetsReusedMemory) {
   EXPECT_EQ(Keys(*Audit(c.Json())), (std::vector<RaceKey>{{"RAW", r1 + 3, r1 + 4}}));
 }
 
+// The reset of every allocation goes right after the last task (in submit order, among
+// tasks of that id) with the largest smaller id in the allocation's ring, or before the first
+// task. Checked against that rule on random graphs: three rings, task ids submitted out of
+// order and repeated, allocation rows in any order (the search for each starts where the
+// previous one ended only when ids ascend).
+TEST(RaceGraphFacts, AllocationResetsFollowTheLastTaskBeforeThemInTheirRing) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    GraphBuilder b;
+    std::vector<TaskId> task_ids;  // in submit order
+    const int tasks = 1 + static_cast<int>(rng() % 40);
+    for (int t = 0; t < tasks; ++t) {
+      const TaskId id = (TaskId{rng() % 3} << 32) | (2 * (rng() % 30) + 1);  // odd local ids
+      task_ids.push_back(id);
+      b.Task(id, {Flat("INPUT", 7, 1)});
+    }
+    b.Tensor(7, 0, 1);
+    struct Alloc {
+      TaskId id;
+      uint64_t tensor;
+      int64_t addr, numel;
+    };
+    std::vector<Alloc> allocs;
+    const int count = 1 + static_cast<int>(rng() % 30);
+    for (int k = 0; k < count; ++k) {
+      const TaskId id = (TaskId{rng() % 3} << 32) | (2 * (rng() % 32));  // even: not a task
+      const uint64_t tensor = 100 + rng() % 20;  // tensors named by several rows
+      allocs.push_back({id, tensor, 64 * static_cast<int64_t>(tensor), 4});
+    }
+    std::shuffle(allocs.begin(), allocs.end(), rng);
+    std::set<uint64_t> tensors;
+    for (const Alloc& alloc : allocs) {
+      if (tensors.insert(alloc.tensor).second) b.Tensor(alloc.tensor, alloc.addr, alloc.numel);
+      b.Edge(alloc.id, task_ids[rng() % task_ids.size()], "creator", 0, alloc.tensor);
+    }
+    const DepGraph graph = testing::LoadText(b.Json());
+    std::vector<AllocationReset> expected;
+    for (const Alloc& alloc : allocs) {
+      const TaskId ring_start = alloc.id & ~TaskId{0xFFFFFFFFu};
+      int best = -1;  // the submit index of the task the reset follows
+      for (int t = 0; t < tasks; ++t) {
+        if (task_ids[t] < ring_start || task_ids[t] >= alloc.id) continue;
+        if (best < 0 || task_ids[t] >= task_ids[best]) best = t;
+      }
+      expected.push_back({static_cast<uint32_t>(best + 1),
+                          {alloc.addr, alloc.addr + alloc.numel * 4}});
+    }
+    auto key = [](const AllocationReset& r) {
+      return std::make_tuple(r.at, r.bytes.begin, r.bytes.end);
+    };
+    std::sort(expected.begin(), expected.end(),
+              [&](const auto& x, const auto& y) { return key(x) < key(y); });
+    expected.erase(std::unique(expected.begin(), expected.end(),
+                               [&](const auto& x, const auto& y) { return key(x) == key(y); }),
+                   expected.end());
+    const RaceGraphFacts facts = PrepareRaceGraphFacts(graph);
+    ASSERT_EQ(facts.resets.size(), expected.size()) << "trial " << trial;
+    for (size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ(key(facts.resets[i]), key(expected[i])) << "trial " << trial << " reset " << i;
+    }
+  }
+}
+
 TEST(RaceAudit, RowWritersChainedBeforeAReader) {
   // Eight writers of rows 0..7 of a [8, 8] tensor, chained; one reader of all rows after the
   // last. The coarse writer map answers with one query; unchaining writer 15 exposes it.

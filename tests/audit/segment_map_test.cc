@@ -48,7 +48,8 @@ class ModelMap {
       }
     }
     auto right = std::next(it);
-    if (right != map_.end() && right->first == it->second.first && mergeable(right->second.second)) {
+    if (right != map_.end() && right->first == it->second.first &&
+        mergeable(right->second.second)) {
       it->second.first = right->second.first;
       map_.erase(right);
     }

@@ -112,4 +112,27 @@ struct RaceReport {
 RaceReport FindRaces(const DepGraph& graph, const AccessModel& model, ReachabilityIndex* reach,
                      const RaceOptions& options = {});
 
+/// A buffer of an allocation node whose bytes the sweep forgets before task `at`.
+struct AllocationReset {
+  uint32_t at = 0;  ///< submit index of the task before which the state is reset
+  ByteInterval bytes;
+};
+
+/// What FindRaces needs from the graph alone, without the access model: computed apart so
+/// that it can run beside the model (RunAudit gives it to whichever stage ends first).
+struct RaceGraphFacts {
+  std::vector<uint32_t> task_node;  ///< per task: its node, or UINT32_MAX
+  std::vector<uint8_t> inferred_in;  ///< per node: 1 if a creator or tensormap row enters it
+  std::vector<AllocationReset> resets;  ///< by task, then bytes; no duplicates
+  uint64_t edges_against_submit_order = 0;  ///< RaceReport's field of that name
+};
+
+/// The graph facts of FindRaces. O(T log V + rows + R log R) time for T tasks, V nodes and R
+/// allocation rows; O(T + V + R) memory.
+RaceGraphFacts PrepareRaceGraphFacts(const DepGraph& graph);
+
+/// FindRaces with the graph facts computed beforehand by PrepareRaceGraphFacts(graph).
+RaceReport FindRaces(const DepGraph& graph, const RaceGraphFacts& facts, const AccessModel& model,
+                     ReachabilityIndex* reach, const RaceOptions& options = {});
+
 }  // namespace depgraph
