@@ -65,6 +65,9 @@ struct RaceOptions {
   /// Threads of the sweep (0 = every core): from 2 up, its two address parts run side by side.
   /// Nothing reported depends on it.
   unsigned threads = 0;
+  /// Sweep in two address parts (false: one sweep over everything). The races are the same
+  /// either way; the reachability queries asked may differ.
+  bool split = true;
 };
 
 /// The outcome of the sweep.
