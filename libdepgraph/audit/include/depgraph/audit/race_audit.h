@@ -109,9 +109,9 @@ struct RaceReport {
 /// memory for R racing pairs (12 bytes each). Writers are kept twice, per byte and as coarse
 /// segments whose writer every finer writer reaches, so a read over many rows written by one
 /// chain of tasks costs one query. The sweep runs as two parts over disjoint address ranges
-/// (written intervals that one access spans stay together), side by side from 2 threads:
-/// the report is the same either way. Queries use their own scratch and are added to
-/// reach->stats().
+/// (cut where no access crosses; between written intervals when an edge goes against submit
+/// order), side by side from 2 threads: the races are those of one sweep, for any thread
+/// count. Queries use their own scratch and are added to reach->stats().
 RaceReport FindRaces(const DepGraph& graph, const AccessModel& model, ReachabilityIndex* reach,
                      const RaceOptions& options = {});
 
