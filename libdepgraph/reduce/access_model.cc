@@ -166,13 +166,15 @@ class ModelBuilder {
       ++model_.approximate_count;
       return Store(access);
     }
-    access.ndim = view.shape.size;
-    access.shape_offset = view.shape.offset;
-    access.strides_offset = view.strides.offset;
-    access.base_addr = tensor->buffer_addr;
-    access.start_offset = view.start_offset;
-    access.first_interval = static_cast<uint32_t>(model_.intervals.size());
+    LazyView lazy;
+    lazy.base_addr = tensor->buffer_addr;
+    lazy.start_offset = view.start_offset;
+    lazy.shape_offset = view.shape.offset;
+    lazy.strides_offset = view.strides.offset;
+    lazy.ndim = static_cast<uint16_t>(view.shape.size);
+    access.first_interval = static_cast<uint32_t>(model_.lazy_views.size());
     access.num_intervals = 0;
+    model_.lazy_views.push_back(lazy);
     model_.accesses.push_back(access);
   }
 
@@ -244,13 +246,14 @@ std::span<const ByteInterval> AccessModel::Bytes(const Access& access,
   if (access.num_intervals != 0) {
     return {intervals.data() + access.first_interval, access.num_intervals};
   }
+  const LazyView& lazy = lazy_views[access.first_interval];
   StridedView view;
-  view.base_addr = access.base_addr;
+  view.base_addr = lazy.base_addr;
   view.elem_size = access.elem_size;
-  view.start_offset = access.start_offset;
-  view.shape = dims + access.shape_offset;
-  view.strides = dims + access.strides_offset;
-  view.ndim = access.ndim;
+  view.start_offset = lazy.start_offset;
+  view.shape = dims + lazy.shape_offset;
+  view.strides = dims + lazy.strides_offset;
+  view.ndim = lazy.ndim;
   // Valid and under the cap when the model was built, so this expansion is exact.
   ExpandStridedView(view, kMaxPieceLimit, /*limit_elems=*/-1, scratch);
   return *scratch;

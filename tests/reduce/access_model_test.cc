@@ -101,6 +101,29 @@ TEST(AccessModel, LargeViewsExpandOnDemandToTheSameBytes) {
   EXPECT_FALSE(Only(lazy, 0).approximate);
 }
 
+// Several views expanded on demand in one model, each with its own geometry (kept apart in
+// AccessModel::lazy_views): each expands to the bytes its stored twin holds.
+TEST(AccessModel, EachLazyViewKeepsItsOwnGeometry) {
+  GraphBuilder b;
+  b.Tensor(7, 0, 4096).Tensor(8, 65536, 4096);
+  for (int t = 0; t < 6; ++t) {
+    const int64_t rows = 16 + 8 * t, row_stride = 32 + 16 * t;
+    b.Task(1 + t, {{"INPUT", static_cast<uint64_t>(7 + t % 2), {rows, 4}, {row_stride, 1}, t}});
+  }
+  DepGraph g = LoadText(b.Json());
+  AccessModelOptions stored;
+  stored.stored_pieces = 1000;
+  const AccessModel eager = BuildAccessModel(g, stored);
+  const AccessModel lazy = BuildAccessModel(g);
+  ASSERT_EQ(lazy.lazy_views.size(), 6u);
+  for (uint32_t t = 0; t < 6; ++t) {
+    const Access& a = Only(lazy, t);
+    ASSERT_EQ(a.num_intervals, 0u);
+    std::vector<ByteInterval> s1, s2;
+    EXPECT_EQ(AsPairs(lazy.Bytes(a, &s1)), AsPairs(eager.Bytes(Only(eager, t), &s2))) << t;
+  }
+}
+
 TEST(AccessModel, PastTheCapTheBoundingRangeIsApproximate) {
   DepGraph g = LoadText(GraphBuilder()
                             .Tensor(7, 0, 1024)

@@ -29,7 +29,6 @@ const char* UnknownReasonName(UnknownReason reason);
 /// until somebody writes those bytes.
 struct Access {
   uint32_t task = 0;       ///< index into DepGraph::tasks (submit order)
-  uint16_t ndim = 0;       ///< dims of a lazily expanded view
   ArgType type = ArgType::kMissing;
   bool reads = false;      ///< INPUT, INOUT, NO_DEP
   bool writes = false;     ///< OUTPUT, INOUT, OUTPUT_EXISTING
@@ -45,16 +44,24 @@ struct Access {
   int64_t arg_idx = -1;    ///< TaskArg::idx (for an OUTPUT slot: the slot it was assigned to)
   TaskId tensor_id = 0;
   ByteInterval bounds;          ///< the smallest range holding every byte
-  uint32_t first_interval = 0;  ///< stored pieces in AccessModel::intervals ...
-  uint32_t num_intervals = 0;   ///< ... or 0: expand the view on demand
-  uint32_t shape_offset = 0;    ///< lazily expanded view: shape and strides in DepGraph::dims
-  uint32_t strides_offset = 0;
-  int64_t base_addr = 0;        ///< lazily expanded view: buffer address and start element
-  int64_t start_offset = 0;
+  /// Stored pieces: AccessModel::intervals[first_interval, + num_intervals); with
+  /// num_intervals 0, the view expanded on demand is AccessModel::lazy_views[first_interval].
+  uint32_t first_interval = 0;
+  uint32_t num_intervals = 0;
 };
-// The small fields share the first word with `task`: 80 bytes, not 88 (4 M accesses at 1 M
-// tasks; the audit's fresh memory is much of its time).
-static_assert(sizeof(Access) <= 80);
+// The small fields share the first word with `task`, and the geometry of the few views
+// expanded on demand lives apart: 56 bytes (4 M accesses at 1 M tasks; the audit's fresh
+// memory is much of its time).
+static_assert(sizeof(Access) <= 56);
+
+/// The geometry of a view expanded on demand: shape and strides in DepGraph::dims.
+struct LazyView {
+  int64_t base_addr = 0;     ///< the buffer's address
+  int64_t start_offset = 0;  ///< the view's first element
+  uint32_t shape_offset = 0;
+  uint32_t strides_offset = 0;
+  uint16_t ndim = 0;
+};
 
 /// An argument left out of the model, and why.
 struct UnknownAccess {
@@ -69,6 +76,7 @@ struct AccessModel {
   /// Per task t, its accesses are accesses[task_first[t] .. task_first[t + 1]).
   std::vector<uint32_t> task_first;
   std::vector<ByteInterval> intervals;  ///< storage for every Access
+  std::vector<LazyView> lazy_views;     ///< views expanded on demand
   std::vector<UnknownAccess> unknown;   ///< arguments without a byte set
   /// Per task: 1 if any of its arguments is unknown (its byte set is incomplete).
   std::vector<uint8_t> task_incomplete;
