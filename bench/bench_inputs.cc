@@ -4,7 +4,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "depgraph/graph/load_deps.h"
 #include "graph_generator.h"
@@ -62,6 +64,45 @@ DecodeInputs::Item& DecodeInputs::Entry(uint64_t tasks) {
     item.bytes = stats.bytes;
   }
   return item;
+}
+
+const DepGraph& ShapeGraph(int shape, uint64_t tasks, uint64_t seed) {
+  static std::unique_ptr<DepGraph> graph;
+  static int loaded_shape = -1;
+  static uint64_t loaded_tasks = 0, loaded_seed = 0;
+  if (graph && shape == loaded_shape && tasks == loaded_tasks && seed == loaded_seed) {
+    return *graph;
+  }
+  graph.reset();
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/depgraph_shape_bench.XXXXXX";
+  if (mkdtemp(dir.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  const std::string path = dir + "/deps.json";
+  gen_graph::GenOptions options;
+  options.shape = static_cast<gen_graph::Shape>(shape);
+  options.tasks = tasks;
+  options.seed = seed;
+  gen_graph::GenStats stats;
+  std::string err;
+  bool ok = gen_graph::WriteGraphFile(options, path, &stats, &err);
+  auto loaded = std::make_unique<DepGraph>();
+  if (ok) ok = LoadDepsJson(path, loaded.get(), &err);
+  std::remove(path.c_str());
+  rmdir(dir.c_str());
+  if (!ok) throw std::runtime_error(err);
+  graph = std::move(loaded);
+  loaded_shape = shape;
+  loaded_tasks = tasks;
+  loaded_seed = seed;
+  return *graph;
+}
+
+uint64_t ShapeSeed() {
+  for (const char* name : {"DEPGRAPH_BENCH_SEED", "DEPGRAPH_LAYOUT_SEED"}) {
+    const char* env = std::getenv(name);
+    if (env != nullptr && *env) return std::stoull(env);
+  }
+  return 1;
 }
 
 void SetGraphCounters(benchmark::State& state, const DepGraph& graph) {

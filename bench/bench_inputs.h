@@ -47,6 +47,16 @@ class DecodeInputs {
   std::map<uint64_t, Item> entries_;
 };
 
+/// The loaded graph of gen_graph's `shape` with `tasks` tasks and `seed` (the bytes of
+/// `gen_graph --shape S --tasks N --seed K`), generated into a private temporary directory,
+/// loaded and deleted at once. The previous graph is released first, so that at most one big
+/// graph is alive (1 M decode tasks: about 1 GB loaded, 1.7 GB as a file): run one shape's
+/// sizes one after another. Throws on a generation or load error.
+const DepGraph& ShapeGraph(int shape, uint64_t tasks, uint64_t seed);
+
+/// The seed of the shape benchmarks: DEPGRAPH_BENCH_SEED, else DEPGRAPH_LAYOUT_SEED, else 1.
+uint64_t ShapeSeed();
+
 /// Sets the tasks/rows/pairs counters of a benchmark run on `graph`.
 void SetGraphCounters(benchmark::State& state, const DepGraph& graph);
 

@@ -1,81 +1,27 @@
 // Benchmark of ComputeLayeredLayout (default options) on graphs made by gen_graph's generator
 // (the same bytes as `gen_graph --shape S --tasks N --seed 1`), loaded with LoadDepsJson.
 // Shapes decode, chain, wide and random at 65,536 and 262,144 tasks, or the sizes in
-// DEPGRAPH_LAYOUT_TASKS (comma-separated); seed 1 or DEPGRAPH_LAYOUT_SEED.
+// DEPGRAPH_LAYOUT_TASKS (comma-separated); seed 1 or DEPGRAPH_LAYOUT_SEED (bench::ShapeSeed).
 //
 //   depgraph_bench --benchmark_filter=LayeredLayout
 //   DEPGRAPH_LAYOUT_TASKS=65536,262144,1000000 depgraph_bench --benchmark_filter=LayeredLayout
 //
-// Each file is generated into a private temporary directory, loaded and deleted at once; only
-// the graph of the benchmark being run is kept in memory (a 1,000,000-task decode graph is
-// about 1 GB loaded and 1.7 GB as a file).
+// The graphs come from bench::ShapeGraph: only the graph of the benchmark being run is alive.
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench_inputs.h"
-#include "depgraph/graph/load_deps.h"
 #include "depgraph/render/layered_layout.h"
 #include "graph_generator.h"
 
 namespace {
 
-/// The loaded graph of one (shape, tasks, seed), generated on demand; the previous one is
-/// released first so that at most one big graph is alive.
-class LayoutInput {
- public:
-  static const depgraph::DepGraph& Get(gen_graph::Shape shape, uint64_t tasks, uint64_t seed) {
-    static LayoutInput input;
-    return input.Load(shape, tasks, seed);
-  }
-
- private:
-  const depgraph::DepGraph& Load(gen_graph::Shape shape, uint64_t tasks, uint64_t seed) {
-    if (graph_ && shape == shape_ && tasks == tasks_ && seed == seed_) return *graph_;
-    graph_.reset();
-    const char* tmp = std::getenv("TMPDIR");
-    std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/depgraph_layout_bench.XXXXXX";
-    if (mkdtemp(dir.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    const std::string path = dir + "/deps.json";
-    gen_graph::GenOptions options;
-    options.shape = shape;
-    options.tasks = tasks;
-    options.seed = seed;
-    gen_graph::GenStats stats;
-    std::string err;
-    bool ok = gen_graph::WriteGraphFile(options, path, &stats, &err);
-    auto graph = std::make_unique<depgraph::DepGraph>();
-    if (ok) ok = depgraph::LoadDepsJson(path, graph.get(), &err);
-    std::remove(path.c_str());
-    rmdir(dir.c_str());
-    if (!ok) throw std::runtime_error(err);
-    graph_ = std::move(graph);
-    shape_ = shape;
-    tasks_ = tasks;
-    seed_ = seed;
-    return *graph_;
-  }
-
-  std::unique_ptr<depgraph::DepGraph> graph_;
-  gen_graph::Shape shape_ = gen_graph::Shape::kDecode;
-  uint64_t tasks_ = 0;
-  uint64_t seed_ = 0;
-};
-
-uint64_t Seed() {
-  const char* env = std::getenv("DEPGRAPH_LAYOUT_SEED");
-  return env != nullptr && *env ? std::stoull(env) : 1;
-}
-
 void BM_LayeredLayout(benchmark::State& state, gen_graph::Shape shape) {
   const uint64_t tasks = static_cast<uint64_t>(state.range(0));
-  const depgraph::DepGraph& graph = LayoutInput::Get(shape, tasks, Seed());
+  const depgraph::DepGraph& graph =
+      depgraph::bench::ShapeGraph(static_cast<int>(shape), tasks, depgraph::bench::ShapeSeed());
   depgraph::LayeredLayout layout;
   for (auto _ : state) {
     layout = depgraph::ComputeLayeredLayout(graph);

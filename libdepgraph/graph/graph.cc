@@ -98,6 +98,21 @@ const Tensor* DepGraph::FindTensor(TaskId id) const {
   return &*it;
 }
 
+void DepGraph::PrefetchTensorSlot(TaskId id) const {
+  const std::vector<uint32_t>& starts = tensor_index.starts;
+  if (starts.size() < 2 || id < tensor_index.min) return;
+  const uint64_t range = (id - tensor_index.min) >> tensor_index.shift;
+  if (range + 1 < starts.size()) __builtin_prefetch(&starts[range]);
+}
+
+void DepGraph::PrefetchTensor(TaskId id) const {
+  const std::vector<uint32_t>& starts = tensor_index.starts;
+  if (starts.size() < 2 || starts.back() != tensors.size() || id < tensor_index.min) return;
+  const uint64_t range = (id - tensor_index.min) >> tensor_index.shift;
+  if (range + 1 >= starts.size() || starts[range] >= tensors.size()) return;
+  __builtin_prefetch(&tensors[starts[range]]);
+}
+
 void DepGraph::BuildTensorIndex() {
   tensor_index = TensorIndex();
   const size_t n = tensors.size();

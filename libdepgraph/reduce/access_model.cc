@@ -41,17 +41,29 @@ struct CreatedBuffer {
   TaskId tensor_id = 0;
 };
 
+// Lookups of random tensor ids are prefetched this many elements ahead, the index slot twice
+// as far (DepGraph::PrefetchTensorSlot, PrefetchTensor).
+constexpr size_t kPrefetchAhead = 8;
+
 std::vector<CreatedBuffer> CollectCreatedBuffers(const DepGraph& graph) {
   std::vector<CreatedBuffer> created;
   for (const EdgeRow& row : graph.rows) {
     if (row.source != EdgeSource::kCreator || row.tensor_id_state != FieldState::kValid) continue;
     const int32_t task = graph.node_task[graph.pairs[row.pair].pred];
     if (task < 0) continue;  // an alloc node: allocates, writes nothing
-    const Tensor* tensor = graph.FindTensor(row.tensor_id);
-    const int64_t addr = tensor != nullptr && tensor->addr_state == FieldState::kValid
-                             ? tensor->buffer_addr
-                             : INT64_MAX;
-    created.push_back({static_cast<uint32_t>(task), addr, row.tensor_id});
+    created.push_back({static_cast<uint32_t>(task), INT64_MAX, row.tensor_id});
+  }
+  // The addresses, by lookups prefetched ahead.
+  const size_t n = created.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (i + 2 * kPrefetchAhead < n) {
+      graph.PrefetchTensorSlot(created[i + 2 * kPrefetchAhead].tensor_id);
+    }
+    if (i + kPrefetchAhead < n) graph.PrefetchTensor(created[i + kPrefetchAhead].tensor_id);
+    const Tensor* tensor = graph.FindTensor(created[i].tensor_id);
+    if (tensor != nullptr && tensor->addr_state == FieldState::kValid) {
+      created[i].addr = tensor->buffer_addr;
+    }
   }
   std::sort(created.begin(), created.end(), [](const CreatedBuffer& a, const CreatedBuffer& b) {
     if (a.task != b.task) return a.task < b.task;
@@ -83,6 +95,7 @@ class ModelBuilder {
     std::vector<int64_t> output_slots;
     for (uint32_t t = 0; t < graph_.tasks.size(); ++t) {
       model_.task_first[t] = static_cast<uint32_t>(model_.accesses.size());
+      PrefetchArgTensors(t);
       const Task& task = graph_.tasks[t];
       output_slots.clear();
       for (uint32_t i = 0; i < task.num_args; ++i) {
@@ -94,6 +107,12 @@ class ModelBuilder {
         AddArg(t, arg);
       }
       while (next_created < created.size() && created[next_created].task < t) ++next_created;
+      if (next_created + 2 * kPrefetchAhead < created.size()) {
+        graph_.PrefetchTensorSlot(created[next_created + 2 * kPrefetchAhead].tensor_id);
+      }
+      if (next_created + kPrefetchAhead < created.size()) {
+        graph_.PrefetchTensor(created[next_created + kPrefetchAhead].tensor_id);
+      }
       size_t end = next_created;
       while (end < created.size() && created[end].task == t) ++end;
       AddOutputs(t, output_slots, created, next_created, end);
@@ -103,6 +122,25 @@ class ModelBuilder {
   }
 
  private:
+  // Random tensor ids miss the cache twice per lookup: the index slot of the arguments of the
+  // task 2 * kAhead tasks on, then the tensors of the task kAhead tasks on, are fetched early.
+  void PrefetchArgTensors(uint32_t t) const {
+    constexpr uint32_t kAhead = 4;  // tasks, with a few arguments each
+    const size_t tasks = graph_.tasks.size();
+    if (t + 2 * kAhead < tasks) {
+      const Task& far = graph_.tasks[t + 2 * kAhead];
+      for (uint32_t i = 0; i < far.num_args; ++i) {
+        graph_.PrefetchTensorSlot(graph_.args[far.first_arg + i].tensor_id);
+      }
+    }
+    if (t + kAhead < tasks) {
+      const Task& near = graph_.tasks[t + kAhead];
+      for (uint32_t i = 0; i < near.num_args; ++i) {
+        graph_.PrefetchTensor(graph_.args[near.first_arg + i].tensor_id);
+      }
+    }
+  }
+
   void Unknown(uint32_t t, int64_t idx, UnknownReason reason) {
     model_.unknown.push_back({t, idx, reason});
     model_.task_incomplete[t] = 1;

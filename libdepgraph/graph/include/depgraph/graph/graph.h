@@ -178,6 +178,12 @@ struct DepGraph {
   /// The tensor with this id, or nullptr. O(1) expected on ids spread over their range
   /// once BuildTensorIndex() ran (the loader runs it), O(log tensors) at worst.
   const Tensor* FindTensor(TaskId id) const;
+  /// Hints for a FindTensor(id) to come, for loops over random ids (each lookup misses the
+  /// cache twice: the index slot, then the tensor): PrefetchTensorSlot(id) a few iterations
+  /// ahead of PrefetchTensor(id), which reads the slot and fetches the tensor, a few
+  /// iterations ahead of the lookup. Change nothing. O(1).
+  void PrefetchTensorSlot(TaskId id) const;
+  void PrefetchTensor(TaskId id) const;
   /// Splits `tensors` (sorted by id) into about as many equal id ranges as there are
   /// tensors, so that FindTensor searches one range instead of the whole vector (the
   /// dataflow proof looks up a tensor per row). O(tensors) time, 4 bytes per tensor.
