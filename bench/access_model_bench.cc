@@ -7,19 +7,16 @@
 //   DEPGRAPH_MODEL_TASKS=1000000 depgraph_bench --benchmark_filter=AccessModel
 #include <benchmark/benchmark.h>
 
-#include <string>
-#include <vector>
-
 #include "bench_inputs.h"
 #include "depgraph/reduce/access_model.h"
 #include "graph_generator.h"
 
 namespace {
 
-void BM_BuildAccessModel(benchmark::State& state, gen_graph::Shape shape) {
+void BM_BuildAccessModel(benchmark::State& state, int shape) {
   const uint64_t tasks = static_cast<uint64_t>(state.range(0));
   const depgraph::DepGraph& graph =
-      depgraph::bench::ShapeGraph(static_cast<int>(shape), tasks, depgraph::bench::ShapeSeed());
+      depgraph::bench::ShapeGraph(shape, tasks, depgraph::bench::ShapeSeed());
   size_t accesses = 0;
   for (auto _ : state) {
     const depgraph::AccessModel model = depgraph::BuildAccessModel(graph);
@@ -32,18 +29,15 @@ void BM_BuildAccessModel(benchmark::State& state, gen_graph::Shape shape) {
                           static_cast<int64_t>(accesses));
 }
 
-// One shape's sizes run one after another, so each graph is generated once.
 const bool kAccessModelRegistered = [] {
-  const std::vector<int64_t> sizes =
-      depgraph::bench::SizesFromEnv("DEPGRAPH_MODEL_TASKS", {262144});
-  for (gen_graph::Shape shape :
-       {gen_graph::Shape::kDecode, gen_graph::Shape::kWide, gen_graph::Shape::kRandom}) {
-    const std::string name = std::string("BM_BuildAccessModel/") + gen_graph::ShapeName(shape);
-    auto* bench = benchmark::RegisterBenchmark(name.c_str(), BM_BuildAccessModel, shape);
-    for (int64_t n : sizes) bench->Arg(n);
-    bench->Unit(benchmark::kMillisecond);
-  }
+  using gen_graph::Shape;
+  depgraph::bench::RegisterPerShape(
+      "BM_BuildAccessModel", BM_BuildAccessModel,
+      {static_cast<int>(Shape::kDecode), static_cast<int>(Shape::kWide),
+       static_cast<int>(Shape::kRandom)},
+      depgraph::bench::SizesFromEnv("DEPGRAPH_MODEL_TASKS", {262144}));
   return true;
 }();
+
 
 }  // namespace

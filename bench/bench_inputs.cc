@@ -97,6 +97,17 @@ const DepGraph& ShapeGraph(int shape, uint64_t tasks, uint64_t seed) {
   return *graph;
 }
 
+void RegisterPerShape(const std::string& prefix, void (*run)(benchmark::State&, int shape),
+                      const std::vector<int>& shapes, const std::vector<int64_t>& sizes) {
+  for (int shape : shapes) {
+    const std::string name =
+        prefix + "/" + gen_graph::ShapeName(static_cast<gen_graph::Shape>(shape));
+    auto* bench = benchmark::RegisterBenchmark(name.c_str(), run, shape);
+    for (int64_t n : sizes) bench->Arg(n);
+    bench->Unit(benchmark::kMillisecond);
+  }
+}
+
 uint64_t ShapeSeed() {
   for (const char* name : {"DEPGRAPH_BENCH_SEED", "DEPGRAPH_LAYOUT_SEED"}) {
     const char* env = std::getenv(name);

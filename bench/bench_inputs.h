@@ -54,6 +54,12 @@ class DecodeInputs {
 /// sizes one after another. Throws on a generation or load error.
 const DepGraph& ShapeGraph(int shape, uint64_t tasks, uint64_t seed);
 
+/// Registers benchmark `prefix/<shape name>` for each of gen_graph's `shapes`, one argument
+/// per size, in milliseconds; one shape's sizes run one after another, so that ShapeGraph
+/// generates each graph once.
+void RegisterPerShape(const std::string& prefix, void (*run)(benchmark::State&, int shape),
+                      const std::vector<int>& shapes, const std::vector<int64_t>& sizes);
+
 /// The seed of the shape benchmarks: DEPGRAPH_BENCH_SEED, else DEPGRAPH_LAYOUT_SEED, else 1.
 uint64_t ShapeSeed();
 

@@ -9,19 +9,16 @@
 // The graphs come from bench::ShapeGraph: only the graph of the benchmark being run is alive.
 #include <benchmark/benchmark.h>
 
-#include <string>
-#include <vector>
-
 #include "bench_inputs.h"
 #include "depgraph/render/layered_layout.h"
 #include "graph_generator.h"
 
 namespace {
 
-void BM_LayeredLayout(benchmark::State& state, gen_graph::Shape shape) {
+void BM_LayeredLayout(benchmark::State& state, int shape) {
   const uint64_t tasks = static_cast<uint64_t>(state.range(0));
   const depgraph::DepGraph& graph =
-      depgraph::bench::ShapeGraph(static_cast<int>(shape), tasks, depgraph::bench::ShapeSeed());
+      depgraph::bench::ShapeGraph(shape, tasks, depgraph::bench::ShapeSeed());
   depgraph::LayeredLayout layout;
   for (auto _ : state) {
     layout = depgraph::ComputeLayeredLayout(graph);
@@ -36,19 +33,16 @@ void BM_LayeredLayout(benchmark::State& state, gen_graph::Shape shape) {
                           static_cast<int64_t>(graph.nodes.size() + graph.pairs.size()));
 }
 
-// Registered at static-initialisation time so that benchmark_main's main() sees them. One
-// shape's sizes run one after another, so each graph is generated once.
+// Registered at static-initialisation time so that benchmark_main's main() sees them.
 const bool kLayoutRegistered = [] {
-  const std::vector<int64_t> sizes =
-      depgraph::bench::SizesFromEnv("DEPGRAPH_LAYOUT_TASKS", {65536, 262144});
-  for (gen_graph::Shape shape : {gen_graph::Shape::kDecode, gen_graph::Shape::kChain,
-                                 gen_graph::Shape::kWide, gen_graph::Shape::kRandom}) {
-    const std::string name = std::string("BM_LayeredLayout/") + gen_graph::ShapeName(shape);
-    auto* bench = benchmark::RegisterBenchmark(name.c_str(), BM_LayeredLayout, shape);
-    for (int64_t n : sizes) bench->Arg(n);
-    bench->Unit(benchmark::kMillisecond);
-  }
+  using gen_graph::Shape;
+  depgraph::bench::RegisterPerShape(
+      "BM_LayeredLayout", BM_LayeredLayout,
+      {static_cast<int>(Shape::kDecode), static_cast<int>(Shape::kChain),
+       static_cast<int>(Shape::kWide), static_cast<int>(Shape::kRandom)},
+      depgraph::bench::SizesFromEnv("DEPGRAPH_LAYOUT_TASKS", {65536, 262144}));
   return true;
 }();
+
 
 }  // namespace

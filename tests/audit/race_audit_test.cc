@@ -424,6 +424,21 @@ TEST(RaceAudit, AgreesWithBruteForceOnRandomGraphs) {
   EXPECT_GT(racy_graphs, 500);
 }
 
+// The races of one sweep and of the sweep in two address parts (side by side) on one graph;
+// false when the graph has a cycle.
+bool SweepOnceAndInParts(const DepGraph& graph, RaceReport* one, RaceReport* parts) {
+  ReachabilityIndex reach;
+  std::vector<uint32_t> cycle;
+  if (!reach.Build(graph, &cycle)) return false;
+  const AccessModel model = BuildAccessModel(graph, {});
+  RaceOptions single, split;
+  single.split = false;
+  split.threads = 2;
+  *one = FindRaces(graph, model, &reach, single);
+  *parts = FindRaces(graph, model, &reach, split);
+  return true;
+}
+
 // The sweep in two address parts finds what one sweep finds: every race with its kind, sides,
 // bytes and cause, and every counter (the reachability queries asked may differ). Random
 // graphs over four adjacent tensors, which form one written interval, so the parts are cut
@@ -453,16 +468,8 @@ TEST(RaceAudit, TwoAddressPartsFindWhatOneSweepFinds) {
       }
     }
     if (backward) b.Edge(100 + n - 1, 100 + static_cast<int>(rng() % (n - 1)), "explicit");
-    const DepGraph graph = testing::LoadText(b.Json());
-    ReachabilityIndex reach;
-    std::vector<uint32_t> cycle;
-    if (!reach.Build(graph, &cycle)) continue;  // the backward edge closed a cycle
-    const AccessModel model = BuildAccessModel(graph, {});
-    RaceOptions one, two;
-    one.split = false;
-    two.threads = 2;
-    const RaceReport x = FindRaces(graph, model, &reach, one);
-    const RaceReport y = FindRaces(graph, model, &reach, two);
+    RaceReport x, y;
+    if (!SweepOnceAndInParts(testing::LoadText(b.Json()), &x, &y)) continue;  // a cycle
     auto fields = [](const Race& r) {
       return std::make_tuple(r.kind, r.cause, r.first.task, r.first.arg_idx, r.second.task,
                              r.second.arg_idx, r.begin, r.end, r.bytes, r.approximate);
@@ -495,16 +502,8 @@ TEST(RaceAudit, AgainstSubmitOrderThePartsFollowWrittenIntervals) {
       .Edge(100, 101, "explicit")
       .Edge(101, 102, "explicit")
       .Edge(103, 102, "explicit");  // against submit order
-  const DepGraph graph = testing::LoadText(b.Json());
-  ReachabilityIndex reach;
-  std::vector<uint32_t> cycle;
-  ASSERT_TRUE(reach.Build(graph, &cycle));
-  const AccessModel model = BuildAccessModel(graph, {});
-  RaceOptions one, two;
-  one.split = false;
-  two.threads = 2;
-  const RaceReport x = FindRaces(graph, model, &reach, one);
-  const RaceReport y = FindRaces(graph, model, &reach, two);
+  RaceReport x, y;
+  ASSERT_TRUE(SweepOnceAndInParts(testing::LoadText(b.Json()), &x, &y));
   EXPECT_EQ(x.edges_against_submit_order, 1u);
   EXPECT_EQ(x.total, y.total);
   EXPECT_EQ(x.races.size(), y.races.size());
