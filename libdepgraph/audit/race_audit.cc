@@ -397,37 +397,17 @@ class RaceReporter {
   ByteInterval best_range_;
 };
 
-// The first entry of `by_id` (ascending ids) with an id at or above `id`, searching from
-// `from` (every entry before it has a smaller id) by doubling steps, then halving: O(log d)
-// for a result d entries past `from`.
-size_t FirstIdAtOrAbove(const std::vector<std::pair<TaskId, uint32_t>>& by_id, size_t from,
-                        TaskId id) {
-  size_t lo = from, step = 1;
-  size_t hi = from;
-  while (hi < by_id.size() && by_id[hi].first < id) {
-    lo = hi + 1;
-    hi = from + step;
-    step *= 2;
-  }
-  hi = std::min(hi, by_id.size());
-  const auto it = std::lower_bound(by_id.begin() + static_cast<ptrdiff_t>(lo),
-                                   by_id.begin() + static_cast<ptrdiff_t>(hi), id,
-                                   [](const auto& entry, TaskId v) { return entry.first < v; });
-  return static_cast<size_t>(it - by_id.begin());
-}
-
 // Allocation nodes (alloc_tensors; not in tasks[]) take memory from the same allocator as
 // OUTPUT slots. Their position in submit order is bounded by their ring-local id: the reset
 // goes right after the last task of the same ring with a smaller local id, the earliest
 // point the allocation can have happened (so no access to the new buffer is forgotten).
-// The tasks come from the loader's task index (ascending ids, the last task of an id kept);
-// the rows name allocations in ascending id order in practice, so each search starts where
-// the previous one ended. O(rows + R log R) for R resets, O(R log T) at worst.
+// The tasks come from the loader's task index (ascending ids, the last task of an id kept),
+// searched outwards from the previous answer: rows name allocations in about ascending id
+// order. O(rows + R log R) for R resets, O(R log T) at worst.
 std::vector<AllocationReset> ScheduleAllocationResets(const DepGraph& graph) {
   std::vector<AllocationReset> resets;
   const auto& by_id = graph.task_index;  // (task id, submit index), ascending id
-  size_t after_previous = 0;             // the search result for the previous id
-  TaskId previous = 0;
+  size_t hint = 0;
   for (const EdgeRow& row : graph.rows) {
     if (row.source != EdgeSource::kCreator || row.tensor_id_state != FieldState::kValid) {
       continue;
@@ -448,9 +428,7 @@ std::vector<AllocationReset> ScheduleAllocationResets(const DepGraph& graph) {
     const TaskId id = graph.nodes[node];
     const TaskId ring_start = id & ~TaskId{0xFFFFFFFFu};
     // The first task with an id at or above this one.
-    const size_t first = FirstIdAtOrAbove(by_id, id >= previous ? after_previous : 0, id);
-    after_previous = first;
-    previous = id;
+    const size_t first = graph.TaskIndexLowerBound(id, &hint);
     uint32_t at = 0;
     if (first > 0 && by_id[first - 1].first >= ring_start) at = by_id[first - 1].second + 1;
     resets.push_back({at, {tensor->buffer_addr, static_cast<int64_t>(end)}});

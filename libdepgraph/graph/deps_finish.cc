@@ -60,42 +60,13 @@ void SortById(std::vector<IndexEntry>* entries) {
   }
 }
 
-// Position of `id` in the sorted, duplicate-free `index`, or kNotATask. Searches outwards from
-// *hint (the previous answer for the same kind of endpoint) and moves it. O(log distance).
-uint32_t FindFrom(const std::vector<IndexEntry>& index, TaskId id, size_t* hint) {
-  const size_t n = index.size();
-  if (n == 0) return kNotATask;
-  const size_t h = std::min(*hint, n - 1);
-  if (index[h].first == id) return static_cast<uint32_t>(h);
-  size_t lo = 0, hi = n;  // the answer is in [lo, hi)
-  if (index[h].first < id) {
-    lo = h + 1;
-    for (size_t step = 1;; step *= 2) {
-      const size_t probe = h + step;
-      if (probe >= n) break;
-      if (index[probe].first >= id) {
-        hi = probe + 1;
-        break;
-      }
-      lo = probe + 1;
-    }
-  } else {
-    hi = h;
-    for (size_t step = 1;; step *= 2) {
-      if (step > h) break;
-      const size_t probe = h - step;
-      if (index[probe].first <= id) {
-        lo = probe;
-        break;
-      }
-      hi = probe;
-    }
-  }
-  auto it = std::lower_bound(index.begin() + lo, index.begin() + hi, id,
-                             [](const IndexEntry& e, TaskId value) { return e.first < value; });
-  const size_t at = static_cast<size_t>(it - index.begin());
-  *hint = std::min(at, n - 1);
-  return it != index.begin() + hi && it->first == id ? static_cast<uint32_t>(at) : kNotATask;
+// Position of `id` in the graph's task index, or kNotATask. Searches outwards from *hint (the
+// previous answer for the same kind of endpoint) and moves it. O(log distance).
+uint32_t FindFrom(const DepGraph& graph, TaskId id, size_t* hint) {
+  const size_t at = graph.TaskIndexLowerBound(id, hint);
+  return at < graph.task_index.size() && graph.task_index[at].first == id
+             ? static_cast<uint32_t>(at)
+             : kNotATask;
 }
 
 // Calls body(begin, end, part) on `parts` consecutive ranges of [0, n), in parallel.
@@ -170,8 +141,8 @@ bool DepsLoader::Finish(unsigned threads) {
     std::vector<TaskId>& others = others_of[part];
     for (size_t r = begin; r < end; ++r) {
       const auto [pred, succ] = row_ends_[r];
-      ends[r].pred = FindFrom(index, pred, &pred_hint);
-      ends[r].succ = FindFrom(index, succ, &succ_hint);
+      ends[r].pred = FindFrom(graph_, pred, &pred_hint);
+      ends[r].succ = FindFrom(graph_, succ, &succ_hint);
       if (ends[r].pred == kNotATask) others.push_back(pred);
       if (ends[r].succ == kNotATask) others.push_back(succ);
     }

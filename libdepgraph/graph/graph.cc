@@ -82,15 +82,69 @@ const Task* DepGraph::FindTask(TaskId id) const {
   return &tasks[it->second];
 }
 
+size_t DepGraph::TaskIndexLowerBound(TaskId id, size_t* hint) const {
+  const size_t n = task_index.size();
+  if (n == 0) return 0;
+  const size_t h = std::min(*hint, n - 1);
+  if (task_index[h].first == id) return *hint = h;
+  size_t lo = 0, hi = n;  // the answer is in [lo, hi]
+  if (task_index[h].first < id) {
+    lo = h + 1;
+    for (size_t step = 1;; step *= 2) {
+      const size_t probe = h + step;
+      if (probe >= n) break;
+      if (task_index[probe].first >= id) {
+        hi = probe + 1;
+        break;
+      }
+      lo = probe + 1;
+    }
+  } else {
+    hi = h;
+    for (size_t step = 1;; step *= 2) {
+      if (step > h) break;
+      const size_t probe = h - step;
+      if (task_index[probe].first <= id) {
+        lo = probe;
+        break;
+      }
+      hi = probe;
+    }
+  }
+  const auto it = std::lower_bound(
+      task_index.begin() + static_cast<ptrdiff_t>(lo),
+      task_index.begin() + static_cast<ptrdiff_t>(hi), id,
+      [](const std::pair<TaskId, uint32_t>& e, TaskId value) { return e.first < value; });
+  const size_t at = static_cast<size_t>(it - task_index.begin());
+  *hint = std::min(at, n - 1);
+  return at;
+}
+
+namespace {
+
+// Whether graph.tensor_index is built for graph.tensors (else FindTensor searches them all).
+bool TensorIndexBuilt(const DepGraph& graph) {
+  const std::vector<uint32_t>& starts = graph.tensor_index.starts;
+  return starts.size() >= 2 && starts.back() == graph.tensors.size();
+}
+
+// With the index built: the range that would hold `id`, or SIZE_MAX past either end.
+size_t TensorRangeOf(const DepGraph& graph, TaskId id) {
+  const DepGraph::TensorIndex& index = graph.tensor_index;
+  if (id < index.min) return SIZE_MAX;
+  const uint64_t range = (id - index.min) >> index.shift;
+  return range + 1 < index.starts.size() ? static_cast<size_t>(range) : SIZE_MAX;
+}
+
+}  // namespace
+
 const Tensor* DepGraph::FindTensor(TaskId id) const {
   auto first = tensors.begin(), last = tensors.end();
-  const std::vector<uint32_t>& starts = tensor_index.starts;
-  if (starts.size() >= 2 && starts.back() == tensors.size()) {
-    if (id < tensor_index.min) return nullptr;
-    const uint64_t range = (id - tensor_index.min) >> tensor_index.shift;
-    if (range + 1 >= starts.size()) return nullptr;  // above the largest id
-    first = tensors.begin() + starts[range];
-    last = tensors.begin() + starts[range + 1];
+  if (TensorIndexBuilt(*this)) {
+    const size_t range = TensorRangeOf(*this, id);
+    if (range == SIZE_MAX) return nullptr;  // below the smallest id or above the largest
+    first = tensors.begin() + tensor_index.starts[range];
+    last = tensors.begin() + tensor_index.starts[range + 1];
   }
   auto it = std::lower_bound(first, last, id,
                              [](const Tensor& t, TaskId value) { return t.id < value; });
@@ -99,18 +153,17 @@ const Tensor* DepGraph::FindTensor(TaskId id) const {
 }
 
 void DepGraph::PrefetchTensorSlot(TaskId id) const {
-  const std::vector<uint32_t>& starts = tensor_index.starts;
-  if (starts.size() < 2 || id < tensor_index.min) return;
-  const uint64_t range = (id - tensor_index.min) >> tensor_index.shift;
-  if (range + 1 < starts.size()) __builtin_prefetch(&starts[range]);
+  if (!TensorIndexBuilt(*this)) return;
+  const size_t range = TensorRangeOf(*this, id);
+  if (range != SIZE_MAX) __builtin_prefetch(&tensor_index.starts[range]);
 }
 
 void DepGraph::PrefetchTensor(TaskId id) const {
-  const std::vector<uint32_t>& starts = tensor_index.starts;
-  if (starts.size() < 2 || starts.back() != tensors.size() || id < tensor_index.min) return;
-  const uint64_t range = (id - tensor_index.min) >> tensor_index.shift;
-  if (range + 1 >= starts.size() || starts[range] >= tensors.size()) return;
-  __builtin_prefetch(&tensors[starts[range]]);
+  if (!TensorIndexBuilt(*this)) return;
+  const size_t range = TensorRangeOf(*this, id);
+  if (range != SIZE_MAX && tensor_index.starts[range] < tensors.size()) {
+    __builtin_prefetch(&tensors[tensor_index.starts[range]]);
+  }
 }
 
 void DepGraph::BuildTensorIndex() {

@@ -45,6 +45,18 @@ struct CreatedBuffer {
 // as far (DepGraph::PrefetchTensorSlot, PrefetchTensor).
 constexpr size_t kPrefetchAhead = 8;
 
+// The hints for the lookups of created[i + kPrefetchAhead] and, a step earlier, of
+// created[i + 2 * kPrefetchAhead]'s index slot. O(1).
+void PrefetchCreatedAhead(const DepGraph& graph, const std::vector<CreatedBuffer>& created,
+                          size_t i) {
+  if (i + 2 * kPrefetchAhead < created.size()) {
+    graph.PrefetchTensorSlot(created[i + 2 * kPrefetchAhead].tensor_id);
+  }
+  if (i + kPrefetchAhead < created.size()) {
+    graph.PrefetchTensor(created[i + kPrefetchAhead].tensor_id);
+  }
+}
+
 std::vector<CreatedBuffer> CollectCreatedBuffers(const DepGraph& graph) {
   std::vector<CreatedBuffer> created;
   for (const EdgeRow& row : graph.rows) {
@@ -54,12 +66,8 @@ std::vector<CreatedBuffer> CollectCreatedBuffers(const DepGraph& graph) {
     created.push_back({static_cast<uint32_t>(task), INT64_MAX, row.tensor_id});
   }
   // The addresses, by lookups prefetched ahead.
-  const size_t n = created.size();
-  for (size_t i = 0; i < n; ++i) {
-    if (i + 2 * kPrefetchAhead < n) {
-      graph.PrefetchTensorSlot(created[i + 2 * kPrefetchAhead].tensor_id);
-    }
-    if (i + kPrefetchAhead < n) graph.PrefetchTensor(created[i + kPrefetchAhead].tensor_id);
+  for (size_t i = 0; i < created.size(); ++i) {
+    PrefetchCreatedAhead(graph, created, i);
     const Tensor* tensor = graph.FindTensor(created[i].tensor_id);
     if (tensor != nullptr && tensor->addr_state == FieldState::kValid) {
       created[i].addr = tensor->buffer_addr;
@@ -107,12 +115,7 @@ class ModelBuilder {
         AddArg(t, arg);
       }
       while (next_created < created.size() && created[next_created].task < t) ++next_created;
-      if (next_created + 2 * kPrefetchAhead < created.size()) {
-        graph_.PrefetchTensorSlot(created[next_created + 2 * kPrefetchAhead].tensor_id);
-      }
-      if (next_created + kPrefetchAhead < created.size()) {
-        graph_.PrefetchTensor(created[next_created + kPrefetchAhead].tensor_id);
-      }
+      PrefetchCreatedAhead(graph_, created, next_created);
       size_t end = next_created;
       while (end < created.size() && created[end].task == t) ++end;
       AddOutputs(t, output_slots, created, next_created, end);

@@ -242,30 +242,27 @@ void ArraySplitter::FindNextSeparator() {
   // Structure up to the target, then byte by byte to the first ',' at the array's level:
   // both a window at a time. Bytes that cannot be read end the array where they start.
   size_t at = size_;
-  bool found = false, unreadable = false;
-  for (size_t pos = scan_pos_; pos < target && !found && !unreadable;) {
-    const size_t to = pos + std::min(chunk_, target - pos);
-    const char* bytes = Bytes(pos, to);
-    if (bytes == nullptr) {
-      at = pos;
-      unreadable = true;
-    } else if (const size_t closed_at = ScanStructure(bytes, pos, to, &state_); closed_at < to) {
-      at = closed_at;
-      found = true;
+  // Runs scan(bytes, pos, to) (where it stopped, or `to`) over [from, to) a window at a time;
+  // true, with `at` set, once it stops early or bytes cannot be read.
+  auto stops = [&](size_t from, size_t to, auto&& scan) {
+    for (size_t pos = from; pos < to;) {
+      const size_t end = pos + std::min(chunk_, to - pos);
+      const char* bytes = Bytes(pos, end);
+      const size_t stop = bytes == nullptr ? pos : scan(bytes, pos, end);
+      if (stop < end) {
+        at = stop;
+        return true;
+      }
+      pos = end;
     }
-    pos = to;
-  }
-  for (size_t pos = target; !found && !unreadable && pos < size_;) {
-    const size_t to = pos + std::min(chunk_, size_ - pos);
-    const char* bytes = Bytes(pos, to);
-    if (bytes == nullptr) {
-      at = pos;
-      unreadable = true;
-    } else if (const size_t stop = ScanBytes(bytes, pos, to, true, &state_); stop < to) {
-      at = stop;
-      found = true;
-    }
-    pos = to;
+    return false;
+  };
+  if (!stops(scan_pos_, target, [&](const char* bytes, size_t pos, size_t end) {
+        return ScanStructure(bytes, pos, end, &state_);
+      })) {
+    stops(target, size_, [&](const char* bytes, size_t pos, size_t end) {
+      return ScanBytes(bytes, pos, end, true, &state_);
+    });
   }
   separators_.push_back(at);
   const char* here = at < size_ ? Bytes(at, at + 1) : nullptr;

@@ -175,6 +175,10 @@ struct DepGraph {
   /// The task record with this id (also isolated dummies that are not nodes), or nullptr.
   /// O(log T).
   const Task* FindTask(TaskId id) const;
+  /// The position in task_index of the first task with an id at or above `id`
+  /// (task_index.size() if none), searched outwards from *hint, a previous answer, which it
+  /// moves there. Queries near each other (rows in submit order) cost O(log distance).
+  size_t TaskIndexLowerBound(TaskId id, size_t* hint) const;
   /// The tensor with this id, or nullptr. O(1) expected on ids spread over their range
   /// once BuildTensorIndex() ran (the loader runs it), O(log tensors) at worst.
   const Tensor* FindTensor(TaskId id) const;
