@@ -86,7 +86,14 @@ size_t DepGraph::TaskIndexLowerBound(TaskId id, size_t* hint) const {
   const size_t n = task_index.size();
   if (n == 0) return 0;
   const size_t h = std::min(*hint, n - 1);
-  if (task_index[h].first == id) return *hint = h;
+  const TaskId at_hint = task_index[h].first;
+  if (at_hint == id) return *hint = h;
+  // The runtime numbers a ring's tasks consecutively, so the id difference is usually the
+  // distance: one probe there before searching.
+  if (id > at_hint ? id - at_hint < n - h : at_hint - id <= h) {
+    const size_t guess = id > at_hint ? h + (id - at_hint) : h - (at_hint - id);
+    if (task_index[guess].first == id) return *hint = guess;
+  }
   size_t lo = 0, hi = n;  // the answer is in [lo, hi]
   if (task_index[h].first < id) {
     lo = h + 1;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <vector>
@@ -98,6 +99,37 @@ TEST(Graph, TensorIndexFindsWhatTheWholeSearchFinds) {
           EXPECT_EQ(found->id, probe);
         }
       }
+    }
+  }
+}
+
+TEST(Graph, TaskIndexLowerBoundFromAnyHintIsTheLowerBound) {
+  // Rings of consecutive ids with holes, where the id difference from the hint is the
+  // distance only sometimes: every answer is std::lower_bound's, whatever the hint.
+  std::mt19937_64 rng(26);
+  DepGraph graph;
+  for (TaskId ring : {0ull, 1ull, 3ull}) {
+    for (TaskId local = 0; local < 300; ++local) {
+      if (rng() % 9 != 0) graph.task_index.push_back({(ring << 32) | local, 0});
+    }
+  }
+  for (uint32_t i = 0; i < graph.task_index.size(); ++i) graph.task_index[i].second = i;
+  const auto& index = graph.task_index;
+  std::vector<TaskId> probes{0, UINT64_MAX, (TaskId{2} << 32) | 5};
+  for (const auto& entry : index) {
+    probes.push_back(entry.first);
+    probes.push_back(entry.first + 1);
+    probes.push_back(entry.first + 300);
+  }
+  for (size_t start = 0; start <= index.size() + 1; start += 7) {
+    size_t hint = start;
+    for (TaskId id : probes) {
+      const size_t expected = static_cast<size_t>(
+          std::lower_bound(index.begin(), index.end(), std::make_pair(id, uint32_t{0})) -
+          index.begin());
+      ASSERT_EQ(graph.TaskIndexLowerBound(id, &hint), expected) << id << " from " << start;
+      EXPECT_LT(hint, index.size());
+      if (rng() % 4 == 0) hint = rng() % (index.size() + 2);
     }
   }
 }

@@ -177,7 +177,8 @@ struct DepGraph {
   const Task* FindTask(TaskId id) const;
   /// The position in task_index of the first task with an id at or above `id`
   /// (task_index.size() if none), searched outwards from *hint, a previous answer, which it
-  /// moves there. Queries near each other (rows in submit order) cost O(log distance).
+  /// moves there. Queries near each other (rows in submit order) cost O(log distance); O(1)
+  /// when the ids between the hint and the answer are consecutive (a ring's tasks).
   size_t TaskIndexLowerBound(TaskId id, size_t* hint) const;
   /// The tensor with this id, or nullptr. O(1) expected on ids spread over their range
   /// once BuildTensorIndex() ran (the loader runs it), O(log tensors) at worst.
