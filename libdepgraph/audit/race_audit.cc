@@ -148,13 +148,29 @@ class SweepPart {
 
   void CheckReaders(int64_t b, int64_t e, uint32_t t) {
     seen_lists_.clear();
+    if (!many_seen_lists_.empty()) many_seen_lists_.clear();
     readers_.Visit(b, e, [&](int64_t, int64_t, const uint32_t& list) {
-      if (!seen_lists_.insert(list).second) return;
+      if (!FirstSight(list)) return;
       for (uint32_t cur = list; cur != 0; cur = lists_.Next(cur)) {
         const uint32_t reader = EntryTask(lists_.Head(cur));
         if (!Ordered(reader, t)) Flag(reader, RaceKind::kWar, t);
       }
     });
+  }
+
+  // Whether CheckReaders meets this reader list for the first time: a few lists are searched
+  // in a short vector, more in a hash set (whose clear() would cost its bucket count).
+  bool FirstSight(uint32_t list) {
+    constexpr size_t kFew = 16;
+    if (seen_lists_.size() < kFew) {
+      if (std::find(seen_lists_.begin(), seen_lists_.end(), list) != seen_lists_.end()) {
+        return false;
+      }
+      seen_lists_.push_back(list);
+      return true;
+    }
+    if (many_seen_lists_.empty()) many_seen_lists_.insert(seen_lists_.begin(), seen_lists_.end());
+    return many_seen_lists_.insert(list).second;
   }
 
   size_t IndexOf(const Access& access) const {
@@ -286,7 +302,8 @@ class SweepPart {
   SegmentMap<uint32_t> readers_;  // reader list since the last write
   ReaderLists lists_;
   size_t compact_at_ = size_t{1} << 22;
-  std::unordered_set<uint32_t> seen_lists_;
+  std::vector<uint32_t> seen_lists_;                // CheckReaders' lists, while few
+  std::unordered_set<uint32_t> many_seen_lists_;    // and once there are more
   std::vector<uint32_t> ordered_stamp_;
   std::vector<uint8_t> ordered_value_;
   std::vector<uint32_t> candidate_stamp_;

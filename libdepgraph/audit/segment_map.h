@@ -13,11 +13,11 @@ namespace depgraph::race_sweep {
 /// Disjoint half-open segments over int64 addresses, each with a value; gaps have none.
 ///
 /// Stored as sorted blocks of at most `kBlock` segments with an array of the blocks' first
-/// addresses: a lookup is a binary search in that small array and one in a block, a few cache
-/// lines, where a node tree of 370 k segments missed the cache at every level. With S
-/// segments: a lookup O(log S), an insertion or removal O(kBlock + S / kBlock) (the shift in
-/// its block, a new or removed block's entry), memory O(S): a block that falls under a
-/// quarter full joins a neighbour with room.
+/// addresses: a lookup is a binary search in that small array (skipped when the block is the
+/// previous lookup's) and one in a block, a few cache lines, where a node tree of 370 k
+/// segments missed the cache at every level. With S segments: a lookup O(log S), an insertion
+/// or removal O(kBlock + S / kBlock) (the shift in its block, a new or removed block's
+/// entry), memory O(S): a block that falls under a quarter full joins a neighbour with room.
 template <typename V, size_t kBlock = 128>
 class SegmentMap {
   static_assert(kBlock >= 4, "a block splits into halves of two or more");
@@ -153,10 +153,16 @@ class SegmentMap {
     return {p.block - 1, blocks_[p.block - 1].size() - 1};
   }
 
-  // The last block starting at or before x, or 0. O(log(S / kBlock)).
+  // The last block starting at or before x, or 0. O(1) when it is the previous answer (a
+  // sweep's lookups come several to an address), else O(log(S / kBlock)).
   size_t BlockFor(int64_t x) const {
+    const size_t f = finger_;
+    if (f < firsts_.size() && firsts_[f] <= x && (f + 1 == firsts_.size() || x < firsts_[f + 1])) {
+      return f;
+    }
     const auto it = std::upper_bound(firsts_.begin(), firsts_.end(), x);
-    return it == firsts_.begin() ? 0 : static_cast<size_t>(it - firsts_.begin()) - 1;
+    finger_ = it == firsts_.begin() ? 0 : static_cast<size_t>(it - firsts_.begin()) - 1;
+    return finger_;
   }
 
   // The first segment ending after x. Segments of blocks before BlockFor(x) end at or before
@@ -287,6 +293,7 @@ class SegmentMap {
 
   std::vector<Block> blocks_;    // non-empty, in address order
   std::vector<int64_t> firsts_;  // firsts_[i] == blocks_[i].front().begin
+  mutable size_t finger_ = 0;    // BlockFor's last answer, tried first (may be stale)
 };
 
 }  // namespace depgraph::race_sweep
