@@ -6,6 +6,7 @@
 
 #include "closure_compare.h"
 #include "depgraph/graph/reachability.h"
+#include "depgraph/internal/gallop_search.h"
 #include "depgraph/internal/side_by_side.h"
 #include "depgraph/support/thread_count.h"
 
@@ -22,11 +23,22 @@ struct Item {
   bool alloc = false;     // an allocation node (not in tasks[])
 };
 
-// tasks[] in submit order, then allocation nodes by ascending id.
+// tasks[] in submit order, then allocation nodes by ascending id. O(T + V), plus O(log V) for
+// each task that is not its node's (an isolated dummy, or an earlier task of a repeated id).
 void CollectItems(const DepGraph& graph, std::vector<Item>* tasks, std::vector<Item>* allocs) {
-  for (const Task& task : graph.tasks) {
-    const int64_t node = graph.FindNode(task.id);
-    tasks->push_back({task.id, node < 0 ? kNone : static_cast<uint32_t>(node), false});
+  std::vector<uint32_t> node_of_task(graph.tasks.size(), kNone);
+  for (uint32_t n = 0; n < graph.nodes.size(); ++n) {
+    if (graph.node_task[n] >= 0) node_of_task[static_cast<size_t>(graph.node_task[n])] = n;
+  }
+  tasks->reserve(graph.tasks.size());
+  for (size_t t = 0; t < graph.tasks.size(); ++t) {
+    const TaskId id = graph.tasks[t].id;
+    uint32_t node = node_of_task[t];
+    if (node == kNone) {
+      const int64_t found = graph.FindNode(id);
+      if (found >= 0) node = static_cast<uint32_t>(found);
+    }
+    tasks->push_back({id, node, false});
   }
   for (uint32_t n = 0; n < graph.nodes.size(); ++n) {
     if (graph.node_task[n] < 0) allocs->push_back({graph.nodes[n], n, true});
@@ -65,11 +77,15 @@ void Match(const DepGraph& ga, const DepGraph& gb, bool by_order, Matching* m) {
     std::vector<std::pair<TaskId, uint32_t>> ids_b;
     for (uint32_t i = 0; i < m->b.size(); ++i) ids_b.push_back({m->b[i].id, i});
     std::sort(ids_b.begin(), ids_b.end());
+    // A's items come in about ascending id (submit order): each search starts at the last.
+    size_t hint = 0;
     for (uint32_t i = 0; i < m->a.size(); ++i) {
-      auto it = std::lower_bound(ids_b.begin(), ids_b.end(), std::make_pair(m->a[i].id, 0u));
-      if (it != ids_b.end() && it->first == m->a[i].id && m->b_to_a[it->second] == kNone) {
-        m->a_to_b[i] = it->second;
-        m->b_to_a[it->second] = i;
+      const TaskId id = m->a[i].id;
+      const size_t at =
+          GallopLowerBound(ids_b.size(), &hint, [&](size_t k) { return ids_b[k].first < id; });
+      if (at < ids_b.size() && ids_b[at].first == id && m->b_to_a[ids_b[at].second] == kNone) {
+        m->a_to_b[i] = ids_b[at].second;
+        m->b_to_a[ids_b[at].second] = i;
       }
     }
   }
@@ -100,6 +116,16 @@ void CompareEdges(const DepGraph& from, const DepGraph& to, ReachabilityIndex& t
                   const std::vector<uint32_t>& partner, bool from_is_a,
                   std::vector<DiffPair>* only, uint64_t* unmatched,
                   std::vector<DiffPair>* not_implied) {
+  // `from`'s pairs come by predecessor, then successor; matched by id or submit order, their
+  // partners in `to` mostly do too, so each search starts where the last one ended.
+  size_t hint = 0;
+  auto has_pair = [&](uint32_t pred, uint32_t succ) {
+    const size_t at = GallopLowerBound(to.pairs.size(), &hint, [&](size_t k) {
+      const Pair& p = to.pairs[k];
+      return p.pred != pred ? p.pred < pred : p.succ < succ;
+    });
+    return at < to.pairs.size() && to.pairs[at].pred == pred && to.pairs[at].succ == succ;
+  };
   for (const Pair& pair : from.pairs) {
     const uint32_t ip = from_node_item[pair.pred], is = from_node_item[pair.succ];
     // Allocation nodes and tasks are all items, so every node has one.
@@ -114,7 +140,7 @@ void CompareEdges(const DepGraph& from, const DepGraph& to, ReachabilityIndex& t
     d = from_is_a ? DiffPair{fp, fs, tp, ts, from_items[ip].alloc}
                   : DiffPair{tp, ts, fp, fs, to_items[jp].alloc};
     const uint32_t np = to_items[jp].node, ns = to_items[js].node;
-    const bool has_edge = np != kNone && ns != kNone && to.FindPair(np, ns) >= 0;
+    const bool has_edge = np != kNone && ns != kNone && has_pair(np, ns);
     if (has_edge) continue;
     only->push_back(d);
     if (np == kNone || ns == kNone || !to_reach.Reaches(np, ns)) not_implied->push_back(d);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "depgraph/internal/gallop_search.h"
+
 namespace depgraph {
 
 const char* ArgTypeName(ArgType type) {
@@ -89,42 +91,12 @@ size_t DepGraph::TaskIndexLowerBound(TaskId id, size_t* hint) const {
   const TaskId at_hint = task_index[h].first;
   if (at_hint == id) return *hint = h;
   // The runtime numbers a ring's tasks consecutively, so the id difference is usually the
-  // distance: one probe there before searching.
+  // distance: one probe there before searching (ids are unique, so a match is the answer).
   if (id > at_hint ? id - at_hint < n - h : at_hint - id <= h) {
     const size_t guess = id > at_hint ? h + (id - at_hint) : h - (at_hint - id);
     if (task_index[guess].first == id) return *hint = guess;
   }
-  size_t lo = 0, hi = n;  // the answer is in [lo, hi]
-  if (task_index[h].first < id) {
-    lo = h + 1;
-    for (size_t step = 1;; step *= 2) {
-      const size_t probe = h + step;
-      if (probe >= n) break;
-      if (task_index[probe].first >= id) {
-        hi = probe + 1;
-        break;
-      }
-      lo = probe + 1;
-    }
-  } else {
-    hi = h;
-    for (size_t step = 1;; step *= 2) {
-      if (step > h) break;
-      const size_t probe = h - step;
-      if (task_index[probe].first <= id) {
-        lo = probe;
-        break;
-      }
-      hi = probe;
-    }
-  }
-  const auto it = std::lower_bound(
-      task_index.begin() + static_cast<ptrdiff_t>(lo),
-      task_index.begin() + static_cast<ptrdiff_t>(hi), id,
-      [](const std::pair<TaskId, uint32_t>& e, TaskId value) { return e.first < value; });
-  const size_t at = static_cast<size_t>(it - task_index.begin());
-  *hint = std::min(at, n - 1);
-  return at;
+  return GallopLowerBound(n, hint, [&](size_t i) { return task_index[i].first < id; });
 }
 
 namespace {

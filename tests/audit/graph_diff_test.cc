@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "audit/audit_graph_builder.h"
@@ -286,6 +288,63 @@ TEST(GraphDiff, MatchesBruteForceOnRandomPairsOfGraphs) {
     EXPECT_EQ(AIds(d.orderings_lost), expect_lost) << trial;
     EXPECT_EQ(d.orderings_lost.empty(), lost.empty()) << trial;
     EXPECT_EQ(d.orderings_added.empty(), added.empty()) << trial;
+  }
+}
+
+TEST(GraphDiff, SubmitOrderMatchAcrossShuffledIdsFindsEveryEdgeEachWay) {
+  // B renames A's tasks by a random permutation, so B's pairs come in another order than
+  // their partners in A, and both searches (for the task and for the edge) jump about; B keeps
+  // some of A's edges and adds its own.
+  std::mt19937_64 rng(2612);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 2 + static_cast<int>(rng() % 120);
+    std::vector<TaskId> rename(n);
+    for (int i = 0; i < n; ++i) rename[i] = 1000 + 3 * static_cast<TaskId>(i);
+    std::shuffle(rename.begin(), rename.end(), rng);
+    auto tasks_json = [&](bool in_b) {
+      std::string json = "{\"tasks\":[";
+      for (int i = 0; i < n; ++i) {
+        const TaskId id = in_b ? rename[i] : static_cast<TaskId>(i);
+        json += std::string(i ? "," : "") + "{\"task_id\":\"" + std::to_string(id) +
+                "\",\"kernel_ids\":[0,-1,-1]}";
+      }
+      return json + "],\"edges\":[";
+    };
+    std::string a_json = tasks_json(false), b_json = tasks_json(true);
+    std::set<std::pair<int, int>> in_a, in_b;  // by submit index
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n && j <= i + 6; ++j) {
+        if (rng() % 2 == 0) in_a.insert({i, j});
+        if (rng() % 3 == 0) in_b.insert({i, j});
+      }
+    }
+    for (const auto& [i, j] : in_a) {
+      a_json += "{\"pred\":" + std::to_string(i) + ",\"succ\":" + std::to_string(j) + "},";
+    }
+    for (const auto& [i, j] : in_b) {
+      b_json += "{\"pred\":" + std::to_string(rename[i]) + ",\"succ\":" +
+                std::to_string(rename[j]) + "},";
+    }
+    if (!in_a.empty()) a_json.pop_back();
+    if (!in_b.empty()) b_json.pop_back();
+    const DepGraph a = LoadText(a_json + "]}"), b = LoadText(b_json + "]}");
+    const GraphDiff d = Diff(a, b, {.by_order = true});
+    IdPairs only_a, only_b;
+    for (const Pair& p : a.pairs) {
+      const auto ids = std::make_pair(a.nodes[p.pred], a.nodes[p.succ]);
+      if (!in_b.count({static_cast<int>(ids.first), static_cast<int>(ids.second)})) {
+        only_a.push_back(ids);
+      }
+    }
+    for (const auto& [i, j] : in_b) {
+      if (!in_a.count({i, j})) only_b.push_back({i, j});
+    }
+    std::sort(only_b.begin(), only_b.end());
+    IdPairs got_b = AIds(d.edges_only_in_b);
+    std::sort(got_b.begin(), got_b.end());
+    EXPECT_EQ(AIds(d.edges_only_in_a), only_a) << trial;
+    EXPECT_EQ(got_b, only_b) << trial;
+    EXPECT_EQ(d.matched, static_cast<uint64_t>(n)) << trial;
   }
 }
 
