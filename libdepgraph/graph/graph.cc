@@ -175,18 +175,39 @@ const TaskArg* DepGraph::FindArg(const Task& task, int64_t idx) const {
   return found;
 }
 
+namespace {
+
+// Whether graph.graph is the CSR over graph.pairs (edge index == pair index), as the loader
+// and every graph derived from one build it; a DepGraph assembled by hand may lack it. O(1).
+bool CsrOverPairs(const DepGraph& graph) {
+  return boost::num_vertices(graph.graph) == graph.nodes.size() &&
+         boost::num_edges(graph.graph) == graph.pairs.size();
+}
+
+}  // namespace
+
 uint32_t DepGraph::FirstPairOf(uint32_t node) const {
+  if (node < nodes.size() && CsrOverPairs(*this)) {
+    const auto [begin, end] = boost::out_edges(node, graph);
+    if (begin != end) return static_cast<uint32_t>(boost::get(boost::edge_index, graph, *begin));
+  }
   auto it = std::lower_bound(pairs.begin(), pairs.end(), node,
                              [](const Pair& p, uint32_t n) { return p.pred < n; });
   return static_cast<uint32_t>(it - pairs.begin());
 }
 
 int64_t DepGraph::FindPair(uint32_t pred, uint32_t succ) const {
-  auto it = std::lower_bound(pairs.begin(), pairs.end(), Pair{pred, succ},
-                             [](const Pair& a, const Pair& b) {
-                               return a.pred != b.pred ? a.pred < b.pred : a.succ < b.succ;
-                             });
-  if (it == pairs.end() || it->pred != pred || it->succ != succ) return -1;
+  auto first = pairs.begin(), last = pairs.end();
+  if (pred < nodes.size() && CsrOverPairs(*this)) {
+    const auto [begin, end] = boost::out_edges(pred, graph);
+    if (begin == end) return -1;
+    first += static_cast<ptrdiff_t>(boost::get(boost::edge_index, graph, *begin));
+    last = first + static_cast<ptrdiff_t>(boost::out_degree(pred, graph));
+  }
+  auto it = std::lower_bound(first, last, Pair{pred, succ}, [](const Pair& a, const Pair& b) {
+    return a.pred != b.pred ? a.pred < b.pred : a.succ < b.succ;
+  });
+  if (it == last || it->pred != pred || it->succ != succ) return -1;
   return it - pairs.begin();
 }
 

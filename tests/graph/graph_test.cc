@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "test_util.h"
@@ -130,6 +131,42 @@ TEST(Graph, TaskIndexLowerBoundFromAnyHintIsTheLowerBound) {
       ASSERT_EQ(graph.TaskIndexLowerBound(id, &hint), expected) << id << " from " << start;
       EXPECT_LT(hint, index.size());
       if (rng() % 4 == 0) hint = rng() % (index.size() + 2);
+    }
+  }
+}
+
+TEST(Graph, PairLookupsThroughTheCsrAgreeWithTheWholeSearch) {
+  std::mt19937_64 rng(37);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int n = 2 + static_cast<int>(rng() % 40);
+    std::string json = "{\"tasks\":[],\"edges\":[";
+    bool first = true;
+    for (int k = 0; k < 3 * n; ++k) {
+      const int pred = static_cast<int>(rng() % n), succ = static_cast<int>(rng() % n);
+      json += std::string(first ? "" : ",") + "{\"pred\":" + std::to_string(pred) +
+              ",\"succ\":" + std::to_string(succ) + "}";
+      first = false;
+    }
+    const DepGraph loaded = LoadText(json + "]}");
+    // The same pairs without the CSR: the lookups search the whole array instead.
+    DepGraph bare;
+    bare.nodes = loaded.nodes;
+    bare.node_task = loaded.node_task;
+    bare.pairs = loaded.pairs;
+    const uint32_t nodes = static_cast<uint32_t>(loaded.nodes.size());
+    for (const DepGraph* g : {&loaded, static_cast<const DepGraph*>(&bare)}) {
+      for (uint32_t u = 0; u <= nodes; ++u) {
+        uint32_t first_of_u = 0;
+        while (first_of_u < g->pairs.size() && g->pairs[first_of_u].pred < u) ++first_of_u;
+        EXPECT_EQ(g->FirstPairOf(u), first_of_u) << trial << " node " << u;
+        for (uint32_t v = 0; v < nodes; ++v) {
+          int64_t expected = -1;
+          for (size_t p = 0; p < g->pairs.size(); ++p) {
+            if (g->pairs[p].pred == u && g->pairs[p].succ == v) expected = static_cast<int64_t>(p);
+          }
+          EXPECT_EQ(g->FindPair(u, v), expected) << trial << " " << u << " -> " << v;
+        }
+      }
     }
   }
 }

@@ -202,9 +202,11 @@ struct DepGraph {
   }
   /// The elements of a dimension list.
   const int64_t* DimData(const DimList& list) const { return dims.data() + list.offset; }
-  /// Index of pair (pred, succ) or -1. O(log out-degree).
+  /// Index of pair (pred, succ) or -1. O(log out-degree) through `graph` (O(log pairs) when
+  /// `graph` is not built over `pairs`).
   int64_t FindPair(uint32_t pred, uint32_t succ) const;
-  /// Index of the first pair with this pred; pairs of a node are contiguous.
+  /// Index of the first pair with this pred or a later one; pairs of a node are contiguous.
+  /// O(1) for a node with pairs (through `graph`), else O(log pairs).
   uint32_t FirstPairOf(uint32_t node) const;
   /// Whether any node has a ring other than 0 (switches display to "(ring, local)").
   bool UsesRings() const;
