@@ -1,10 +1,11 @@
-// Benchmark of the race sweep alone (FindRaces with the graph facts, access model and
-// reachability index built beforehand) on graphs made by gen_graph's generator: shapes
+// Benchmarks of the race sweep alone (FindRaces with the graph facts, access model and
+// reachability index built beforehand) and of its graph-only inputs (PrepareRaceGraphFacts:
+// the allocation resets and the submit-order facts) on graphs made by gen_graph's generator: shapes
 // decode, wide and random at 262,144 tasks, or the sizes in DEPGRAPH_SWEEP_TASKS
 // (comma-separated); seed 1 or DEPGRAPH_BENCH_SEED. One thread, so that the figure is the
 // sweep's CPU time (the audit runs its two address parts side by side).
 //
-//   depgraph_bench --benchmark_filter=RaceSweep
+//   depgraph_bench --benchmark_filter='RaceSweep|RaceGraphFacts'
 //   DEPGRAPH_SWEEP_TASKS=1000000 depgraph_bench --benchmark_filter=RaceSweep
 #include <benchmark/benchmark.h>
 
@@ -41,10 +42,31 @@ void BM_RaceSweep(benchmark::State& state, int shape) {
                           static_cast<int64_t>(model.accesses.size()));
 }
 
+void BM_PrepareRaceGraphFacts(benchmark::State& state, int shape) {
+  const uint64_t tasks = static_cast<uint64_t>(state.range(0));
+  const depgraph::DepGraph& graph =
+      depgraph::bench::ShapeGraph(shape, tasks, depgraph::bench::ShapeSeed());
+  size_t resets = 0;
+  for (auto _ : state) {
+    const depgraph::RaceGraphFacts facts = depgraph::PrepareRaceGraphFacts(graph);
+    resets = facts.resets.size();
+    benchmark::DoNotOptimize(facts.resets.data());
+  }
+  depgraph::bench::SetGraphCounters(state, graph);
+  state.counters["resets"] = static_cast<double>(resets);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(graph.rows.size()));
+}
+
 const bool kRaceSweepRegistered = [] {
   using gen_graph::Shape;
   depgraph::bench::RegisterPerShape(
       "BM_RaceSweep", BM_RaceSweep,
+      {static_cast<int>(Shape::kDecode), static_cast<int>(Shape::kWide),
+       static_cast<int>(Shape::kRandom)},
+      depgraph::bench::SizesFromEnv("DEPGRAPH_SWEEP_TASKS", {262144}));
+  depgraph::bench::RegisterPerShape(
+      "BM_PrepareRaceGraphFacts", BM_PrepareRaceGraphFacts,
       {static_cast<int>(Shape::kDecode), static_cast<int>(Shape::kWide),
        static_cast<int>(Shape::kRandom)},
       depgraph::bench::SizesFromEnv("DEPGRAPH_SWEEP_TASKS", {262144}));

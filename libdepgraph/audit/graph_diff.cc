@@ -26,19 +26,10 @@ struct Item {
 // tasks[] in submit order, then allocation nodes by ascending id. O(T + V), plus O(log V) for
 // each task that is not its node's (an isolated dummy, or an earlier task of a repeated id).
 void CollectItems(const DepGraph& graph, std::vector<Item>* tasks, std::vector<Item>* allocs) {
-  std::vector<uint32_t> node_of_task(graph.tasks.size(), kNone);
-  for (uint32_t n = 0; n < graph.nodes.size(); ++n) {
-    if (graph.node_task[n] >= 0) node_of_task[static_cast<size_t>(graph.node_task[n])] = n;
-  }
+  const std::vector<uint32_t> node_of_task = NodesOfTasks(graph);
   tasks->reserve(graph.tasks.size());
   for (size_t t = 0; t < graph.tasks.size(); ++t) {
-    const TaskId id = graph.tasks[t].id;
-    uint32_t node = node_of_task[t];
-    if (node == kNone) {
-      const int64_t found = graph.FindNode(id);
-      if (found >= 0) node = static_cast<uint32_t>(found);
-    }
-    tasks->push_back({id, node, false});
+    tasks->push_back({graph.tasks[t].id, node_of_task[t], false});
   }
   for (uint32_t n = 0; n < graph.nodes.size(); ++n) {
     if (graph.node_task[n] < 0) allocs->push_back({graph.nodes[n], n, true});

@@ -414,24 +414,84 @@ class RaceReporter {
   ByteInterval best_range_;
 };
 
-// Allocation nodes (alloc_tensors; not in tasks[]) take memory from the same allocator as
-// OUTPUT slots. Their position in submit order is bounded by their ring-local id: the reset
-// goes right after the last task of the same ring with a smaller local id, the earliest
-// point the allocation can have happened (so no access to the new buffer is forgotten).
-// The tasks come from the loader's task index (ascending ids, the last task of an id kept),
-// searched outwards from the previous answer: rows name allocations in about ascending id
-// order. O(rows + R log R) for R resets, O(R log T) at worst.
-std::vector<AllocationReset> ScheduleAllocationResets(const DepGraph& graph) {
-  std::vector<AllocationReset> resets;
-  const auto& by_id = graph.task_index;  // (task id, submit index), ascending id
-  size_t hint = 0;
-  for (const EdgeRow& row : graph.rows) {
-    if (row.source != EdgeSource::kCreator || row.tensor_id_state != FieldState::kValid) {
-      continue;
+// A creator row whose predecessor is an allocation node (alloc_tensors; not in tasks[]).
+struct AllocationRow {
+  uint32_t node = 0;
+  TaskId tensor_id = 0;
+};
+
+// One pass over the rows in file order: marks in `inferred_in` the nodes a creator or
+// tensormap row enters, and returns the allocation rows. The pair and node each such row
+// names are prefetched ahead (rows come by successor, pairs by predecessor). O(rows).
+std::vector<AllocationRow> ScanInferredRows(const DepGraph& graph,
+                                            std::vector<uint8_t>* inferred_in) {
+  constexpr size_t kAhead = 8;  // prefetch distance; twice as far for the pair
+  auto is_inferred = [](const EdgeRow& row) {
+    return row.source == EdgeSource::kCreator || row.source == EdgeSource::kTensormap;
+  };
+  std::vector<AllocationRow> allocations;
+  const std::vector<EdgeRow>& rows = graph.rows;
+  inferred_in->assign(graph.nodes.size(), 0);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i + 2 * kAhead < rows.size() && is_inferred(rows[i + 2 * kAhead])) {
+      __builtin_prefetch(&graph.pairs[rows[i + 2 * kAhead].pair]);
     }
-    const uint32_t node = graph.pairs[row.pair].pred;
-    if (graph.node_task[node] >= 0) continue;  // a task: its OUTPUT slots reset already
-    const Tensor* tensor = graph.FindTensor(row.tensor_id);
+    if (i + kAhead < rows.size() && is_inferred(rows[i + kAhead])) {
+      const Pair& ahead = graph.pairs[rows[i + kAhead].pair];
+      __builtin_prefetch(&(*inferred_in)[ahead.succ]);
+      if (rows[i + kAhead].source == EdgeSource::kCreator) {
+        __builtin_prefetch(&graph.node_task[ahead.pred]);
+      }
+    }
+    const EdgeRow& row = rows[i];
+    if (!is_inferred(row)) continue;
+    const Pair& pair = graph.pairs[row.pair];
+    (*inferred_in)[pair.succ] = 1;
+    if (row.source == EdgeSource::kCreator && row.tensor_id_state == FieldState::kValid &&
+        graph.node_task[pair.pred] < 0) {  // a task's OUTPUT slots reset already
+      allocations.push_back({pair.pred, row.tensor_id});
+    }
+  }
+  return allocations;
+}
+
+// Allocations take memory from the same allocator as OUTPUT slots. Their position in submit
+// order is bounded by their ring-local id: the reset goes right after the last task of the
+// same ring with a smaller local id, the earliest point the allocation can have happened (so
+// no access to the new buffer is forgotten). The position of every allocation node comes
+// from one merge of the nodes with the loader's task index (both by ascending id); the
+// tensors, looked up at random, are prefetched ahead. O(V + T + R log R) for R allocation
+// rows.
+std::vector<AllocationReset> ScheduleAllocationResets(
+    const DepGraph& graph, const std::vector<AllocationRow>& candidates) {
+  constexpr size_t kAhead = 8;  // prefetch distance; twice as far for the index slot
+  if (candidates.empty()) return {};
+  // Per allocation node, the submit index after the last task of its ring with a smaller id
+  // (0 when none).
+  std::vector<uint32_t> at_of_node(graph.nodes.size(), 0);
+  const auto& by_id = graph.task_index;  // (task id, submit index), ascending id
+  size_t first = 0;                      // the first task with an id at or above the node's
+  for (uint32_t node = 0; node < graph.nodes.size(); ++node) {
+    if (graph.node_task[node] >= 0) continue;
+    const TaskId id = graph.nodes[node];
+    while (first < by_id.size() && by_id[first].first < id) ++first;
+    const TaskId ring_start = id & ~TaskId{0xFFFFFFFFu};
+    if (first > 0 && by_id[first - 1].first >= ring_start) {
+      at_of_node[node] = by_id[first - 1].second + 1;
+    }
+  }
+
+  std::vector<AllocationReset> resets;
+  resets.reserve(candidates.size());
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (i + 2 * kAhead < candidates.size()) {
+      graph.PrefetchTensorSlot(candidates[i + 2 * kAhead].tensor_id);
+    }
+    if (i + kAhead < candidates.size()) {
+      graph.PrefetchTensor(candidates[i + kAhead].tensor_id);
+      __builtin_prefetch(&at_of_node[candidates[i + kAhead].node]);
+    }
+    const Tensor* tensor = graph.FindTensor(candidates[i].tensor_id);
     if (tensor == nullptr || tensor->addr_state != FieldState::kValid ||
         tensor->numel_state != FieldState::kValid || tensor->dtype_state != FieldState::kValid ||
         tensor->buffer_addr < 0 || tensor->buffer_numel <= 0) {
@@ -441,14 +501,8 @@ std::vector<AllocationReset> ScheduleAllocationResets(const DepGraph& graph) {
                          static_cast<__int128>(tensor->buffer_numel) *
                              RuntimeElementSize(tensor->dtype);
     if (end > INT64_MAX || end <= tensor->buffer_addr) continue;
-    // The last task of the same ring before this allocation (ring-local ids grow).
-    const TaskId id = graph.nodes[node];
-    const TaskId ring_start = id & ~TaskId{0xFFFFFFFFu};
-    // The first task with an id at or above this one.
-    const size_t first = graph.TaskIndexLowerBound(id, &hint);
-    uint32_t at = 0;
-    if (first > 0 && by_id[first - 1].first >= ring_start) at = by_id[first - 1].second + 1;
-    resets.push_back({at, {tensor->buffer_addr, static_cast<int64_t>(end)}});
+    resets.push_back(
+        {at_of_node[candidates[i].node], {tensor->buffer_addr, static_cast<int64_t>(end)}});
   }
   auto before = [](const AllocationReset& a, const AllocationReset& b) {
     if (a.at != b.at) return a.at < b.at;
@@ -474,7 +528,11 @@ uint64_t CountBackwardEdges(const DepGraph& graph, const std::vector<uint32_t>& 
   for (uint32_t t = 0; t < task_node.size(); ++t) {
     if (task_node[t] != kNone) submit[task_node[t]] = t;
   }
-  for (const Pair& pair : graph.pairs) {
+  constexpr size_t kAhead = 16;  // successors are random: their entries are prefetched
+  const std::vector<Pair>& pairs = graph.pairs;
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    if (p + kAhead < pairs.size()) __builtin_prefetch(&submit[pairs[p + kAhead].succ]);
+    const Pair& pair = pairs[p];
     if (submit[pair.pred] != kNone && submit[pair.succ] != kNone &&
         submit[pair.pred] > submit[pair.succ]) {
       ++count;
@@ -593,20 +651,9 @@ SweepInputs PrepareSweep(const RaceGraphFacts& facts, const AccessModel& model,
 
 RaceGraphFacts PrepareRaceGraphFacts(const DepGraph& graph) {
   RaceGraphFacts facts;
-  const size_t tasks = graph.tasks.size();
-  facts.task_node.assign(tasks, kNone);
-  for (uint32_t t = 0; t < tasks; ++t) {
-    const int64_t node = graph.FindNode(graph.tasks[t].id);
-    if (node >= 0) facts.task_node[t] = static_cast<uint32_t>(node);
-  }
+  facts.task_node = NodesOfTasks(graph);
   facts.edges_against_submit_order = CountBackwardEdges(graph, facts.task_node);
-  facts.inferred_in.assign(graph.nodes.size(), 0);
-  for (const EdgeRow& row : graph.rows) {
-    if (row.source == EdgeSource::kCreator || row.source == EdgeSource::kTensormap) {
-      facts.inferred_in[graph.pairs[row.pair].succ] = 1;
-    }
-  }
-  facts.resets = ScheduleAllocationResets(graph);
+  facts.resets = ScheduleAllocationResets(graph, ScanInferredRows(graph, &facts.inferred_in));
   return facts;
 }
 

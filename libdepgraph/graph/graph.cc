@@ -78,6 +78,19 @@ int64_t DepGraph::FindNode(TaskId id) const {
   return it - nodes.begin();
 }
 
+std::vector<uint32_t> NodesOfTasks(const DepGraph& graph) {
+  std::vector<uint32_t> node_of_task(graph.tasks.size(), UINT32_MAX);
+  for (uint32_t n = 0; n < graph.node_task.size(); ++n) {
+    if (graph.node_task[n] >= 0) node_of_task[static_cast<size_t>(graph.node_task[n])] = n;
+  }
+  for (size_t t = 0; t < graph.tasks.size(); ++t) {
+    if (node_of_task[t] != UINT32_MAX) continue;
+    const int64_t found = graph.FindNode(graph.tasks[t].id);
+    if (found >= 0) node_of_task[t] = static_cast<uint32_t>(found);
+  }
+  return node_of_task;
+}
+
 const Task* DepGraph::FindTask(TaskId id) const {
   auto it = std::lower_bound(task_index.begin(), task_index.end(), std::make_pair(id, 0u));
   if (it == task_index.end() || it->first != id) return nullptr;

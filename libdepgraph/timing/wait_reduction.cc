@@ -209,9 +209,10 @@ bool SimulateWaitReduction(const DepGraph& graph, const std::vector<uint32_t>& w
   const uint64_t entries = graph.tasks.size();
   std::vector<OrderKey> key(node_count);
   std::vector<uint8_t> placed(node_count, 0);
+  const std::vector<uint32_t> node_of_task = NodesOfTasks(graph);
   for (uint64_t t = 0; t < entries; ++t) {
-    const int64_t node = graph.FindNode(graph.tasks[t].id);
-    if (node < 0) continue;
+    const uint32_t node = node_of_task[t];
+    if (node == UINT32_MAX) continue;
     key[node] = OrderKey{t, 1, 0};  // a repeated id takes its last entry's place
     placed[node] = 1;
   }

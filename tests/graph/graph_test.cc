@@ -135,6 +135,23 @@ TEST(Graph, TaskIndexLowerBoundFromAnyHintIsTheLowerBound) {
   }
 }
 
+TEST(Graph, NodesOfTasksIsEachTasksFindNode) {
+  // Task 5 twice (both entries name node 5), task 4 an isolated dummy, 1 an alloc node.
+  const DepGraph g = LoadText(R"({"tasks":[{"task_id":5,"kernel_ids":[0,-1,-1]},
+    {"task_id":4,"kernel_ids":[-1,-1,-1]},{"task_id":3,"kernel_ids":[1,-1,-1]},
+    {"task_id":5,"kernel_ids":[2,-1,-1]}],
+    "edges":[{"pred":1,"succ":3},{"pred":3,"succ":5}]})");
+  ASSERT_EQ(g.nodes, (std::vector<TaskId>{1, 3, 5}));
+  const std::vector<uint32_t> nodes = NodesOfTasks(g);
+  ASSERT_EQ(nodes.size(), g.tasks.size());
+  for (size_t t = 0; t < g.tasks.size(); ++t) {
+    const int64_t found = g.FindNode(g.tasks[t].id);
+    EXPECT_EQ(nodes[t], found < 0 ? UINT32_MAX : static_cast<uint32_t>(found)) << "task " << t;
+  }
+  EXPECT_EQ(std::count(nodes.begin(), nodes.end(), 2u), 2);  // both entries of task 5
+  EXPECT_EQ(std::count(nodes.begin(), nodes.end(), UINT32_MAX), 1);  // the dummy
+}
+
 TEST(Graph, PairLookupsThroughTheCsrAgreeWithTheWholeSearch) {
   std::mt19937_64 rng(37);
   for (int trial = 0; trial < 20; ++trial) {

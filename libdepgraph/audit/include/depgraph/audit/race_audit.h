@@ -130,8 +130,9 @@ struct RaceGraphFacts {
   uint64_t edges_against_submit_order = 0;  ///< RaceReport's field of that name
 };
 
-/// The graph facts of FindRaces. O(T log V + rows + R log R) time for T tasks, V nodes and R
-/// allocation rows; O(T + V + R) memory.
+/// The graph facts of FindRaces. O(T + V + E + rows + R log R) time for T tasks, V nodes, E
+/// pairs and R allocation rows (plus O(log V) per task that is not its node's own); O(T + V +
+/// R) memory. Random lookups (tensors, successors) are prefetched ahead.
 RaceGraphFacts PrepareRaceGraphFacts(const DepGraph& graph);
 
 /// FindRaces with the graph facts computed beforehand by PrepareRaceGraphFacts(graph).

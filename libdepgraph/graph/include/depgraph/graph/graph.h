@@ -229,6 +229,12 @@ struct DepGraph {
   } tensor_index;
 };
 
+/// Per task (tasks[] order), the index of its node, or UINT32_MAX for a task that is no node
+/// (an isolated dummy): FindNode(tasks[t].id) for every t. O(T + V) through node_task, plus
+/// O(log V) for each task that is not its node's own (an earlier entry of a repeated id, a
+/// dummy).
+std::vector<uint32_t> NodesOfTasks(const DepGraph& graph);
+
 /// Makes every id of `ids` a node (ids that are nodes already are skipped), for tasks known
 /// from elsewhere than the edges (the perf sidecar): the new nodes have no pairs; one that
 /// names a tasks[] entry (an isolated dummy) gets it as its task, any other is an alloc node.
