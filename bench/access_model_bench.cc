@@ -9,7 +9,6 @@
 
 #include "bench_inputs.h"
 #include "depgraph/reduce/access_model.h"
-#include "graph_generator.h"
 
 namespace {
 
@@ -30,11 +29,8 @@ void BM_BuildAccessModel(benchmark::State& state, int shape) {
 }
 
 const bool kAccessModelRegistered = [] {
-  using gen_graph::Shape;
   depgraph::bench::RegisterPerShape(
-      "BM_BuildAccessModel", BM_BuildAccessModel,
-      {static_cast<int>(Shape::kDecode), static_cast<int>(Shape::kWide),
-       static_cast<int>(Shape::kRandom)},
+      "BM_BuildAccessModel", BM_BuildAccessModel, depgraph::bench::AuditStageShapes(),
       depgraph::bench::SizesFromEnv("DEPGRAPH_MODEL_TASKS", {262144}));
   return true;
 }();

@@ -122,6 +122,12 @@ void SetGraphCounters(benchmark::State& state, const DepGraph& graph) {
   state.counters["pairs"] = static_cast<double>(graph.pairs.size());
 }
 
+std::vector<int> AuditStageShapes() {
+  using gen_graph::Shape;
+  return {static_cast<int>(Shape::kDecode), static_cast<int>(Shape::kWide),
+          static_cast<int>(Shape::kRandom)};
+}
+
 std::vector<int64_t> SizesFromEnv(const char* env, std::vector<int64_t> defaults) {
   std::vector<int64_t> sizes;
   if (const char* value = std::getenv(env); value != nullptr && *value) {

@@ -60,6 +60,10 @@ const DepGraph& ShapeGraph(int shape, uint64_t tasks, uint64_t seed);
 void RegisterPerShape(const std::string& prefix, void (*run)(benchmark::State&, int shape),
                       const std::vector<int>& shapes, const std::vector<int64_t>& sizes);
 
+/// The shapes the audit's stage benchmarks run on, for RegisterPerShape: decode (many
+/// written intervals), wide (hubs, 741 k random tensors at 1 M) and random (one interval).
+std::vector<int> AuditStageShapes();
+
 /// The seed of the shape benchmarks: DEPGRAPH_BENCH_SEED, else DEPGRAPH_LAYOUT_SEED, else 1.
 uint64_t ShapeSeed();
 

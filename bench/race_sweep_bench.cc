@@ -1,7 +1,7 @@
 // Benchmarks of the race sweep alone (FindRaces with the graph facts, access model and
 // reachability index built beforehand) and of its graph-only inputs (PrepareRaceGraphFacts:
-// the allocation resets and the submit-order facts) on graphs made by gen_graph's generator: shapes
-// decode, wide and random at 262,144 tasks, or the sizes in DEPGRAPH_SWEEP_TASKS
+// the allocation resets and the submit-order facts) on graphs made by gen_graph's generator:
+// shapes decode, wide and random at 262,144 tasks, or the sizes in DEPGRAPH_SWEEP_TASKS
 // (comma-separated); seed 1 or DEPGRAPH_BENCH_SEED. One thread, so that the figure is the
 // sweep's CPU time (the audit runs its two address parts side by side).
 //
@@ -13,7 +13,6 @@
 #include "depgraph/audit/race_audit.h"
 #include "depgraph/graph/reachability.h"
 #include "depgraph/reduce/access_model.h"
-#include "graph_generator.h"
 
 namespace {
 
@@ -59,17 +58,12 @@ void BM_PrepareRaceGraphFacts(benchmark::State& state, int shape) {
 }
 
 const bool kRaceSweepRegistered = [] {
-  using gen_graph::Shape;
-  depgraph::bench::RegisterPerShape(
-      "BM_RaceSweep", BM_RaceSweep,
-      {static_cast<int>(Shape::kDecode), static_cast<int>(Shape::kWide),
-       static_cast<int>(Shape::kRandom)},
-      depgraph::bench::SizesFromEnv("DEPGRAPH_SWEEP_TASKS", {262144}));
-  depgraph::bench::RegisterPerShape(
-      "BM_PrepareRaceGraphFacts", BM_PrepareRaceGraphFacts,
-      {static_cast<int>(Shape::kDecode), static_cast<int>(Shape::kWide),
-       static_cast<int>(Shape::kRandom)},
-      depgraph::bench::SizesFromEnv("DEPGRAPH_SWEEP_TASKS", {262144}));
+  using depgraph::bench::AuditStageShapes;
+  const std::vector<int64_t> sizes =
+      depgraph::bench::SizesFromEnv("DEPGRAPH_SWEEP_TASKS", {262144});
+  depgraph::bench::RegisterPerShape("BM_RaceSweep", BM_RaceSweep, AuditStageShapes(), sizes);
+  depgraph::bench::RegisterPerShape("BM_PrepareRaceGraphFacts", BM_PrepareRaceGraphFacts,
+                                    AuditStageShapes(), sizes);
   return true;
 }();
 

@@ -9,7 +9,6 @@
 
 #include "bench_inputs.h"
 #include "depgraph/graph/reachability.h"
-#include "graph_generator.h"
 
 namespace {
 
@@ -31,11 +30,8 @@ void BM_BuildReachability(benchmark::State& state, int shape) {
 }
 
 const bool kBuildReachabilityRegistered = [] {
-  using gen_graph::Shape;
   depgraph::bench::RegisterPerShape(
-      "BM_BuildReachability", BM_BuildReachability,
-      {static_cast<int>(Shape::kDecode), static_cast<int>(Shape::kWide),
-       static_cast<int>(Shape::kRandom)},
+      "BM_BuildReachability", BM_BuildReachability, depgraph::bench::AuditStageShapes(),
       depgraph::bench::SizesFromEnv("DEPGRAPH_REACH_TASKS", {262144}));
   return true;
 }();
