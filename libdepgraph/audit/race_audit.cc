@@ -82,7 +82,7 @@ struct Candidate {
 
 // One part of the frontier sweep: every task in submit order, the accesses of its part only.
 // Its segments never meet another part's (AssignParts), so the parts together find exactly
-// the candidates of one sweep over everything.
+// the allocations of one sweep over everything.
 class SweepPart {
  public:
   SweepPart(const DepGraph& graph, const AccessModel& model, const ReachabilityIndex& reach,
@@ -107,7 +107,7 @@ class SweepPart {
   }
 
   // The unordered pairs found, by task then partner.
-  const std::vector<Candidate>& candidates() const { return candidates_; }
+  const std::vector<Candidate>& allocations() const { return allocations_; }
   // The access counters of the part (reads_checked and the like; no races).
   const RaceReport& counters() const { return counters_; }
   const ReachabilityStats& reach_stats() const { return reach_scratch_.stats; }
@@ -246,7 +246,7 @@ class SweepPart {
     MaybeCompact();
     std::sort(partners_.begin(), partners_.end());
     for (uint32_t partner : partners_) {
-      candidates_.push_back({t, partner, candidate_kinds_[partner]});
+      allocations_.push_back({t, partner, candidate_kinds_[partner]});
     }
   }
 
@@ -294,7 +294,7 @@ class SweepPart {
   const uint8_t part_;
   ReachScratch reach_scratch_;
   RaceReport counters_;
-  std::vector<Candidate> candidates_;
+  std::vector<Candidate> allocations_;
   std::vector<ByteInterval> clipped_;
   std::vector<ByteInterval> scratch_;
   SegmentMap<uint32_t> coarse_;   // writer every finer writer of the segment reaches
@@ -463,9 +463,9 @@ std::vector<AllocationRow> ScanInferredRows(const DepGraph& graph,
 // tensors, looked up at random, are prefetched ahead. O(V + T + R log R) for R allocation
 // rows.
 std::vector<AllocationReset> ScheduleAllocationResets(
-    const DepGraph& graph, const std::vector<AllocationRow>& candidates) {
-  constexpr size_t kAhead = 8;  // prefetch distance; twice as far for the index slot
-  if (candidates.empty()) return {};
+    const DepGraph& graph, const std::vector<AllocationRow>& allocations) {
+  constexpr size_t kAhead = 8;  // prefetch distance
+  if (allocations.empty()) return {};
   // Per allocation node, the submit index after the last task of its ring with a smaller id
   // (0 when none).
   std::vector<uint32_t> at_of_node(graph.nodes.size(), 0);
@@ -482,16 +482,13 @@ std::vector<AllocationReset> ScheduleAllocationResets(
   }
 
   std::vector<AllocationReset> resets;
-  resets.reserve(candidates.size());
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (i + 2 * kAhead < candidates.size()) {
-      graph.PrefetchTensorSlot(candidates[i + 2 * kAhead].tensor_id);
+  resets.reserve(allocations.size());
+  for (size_t i = 0; i < allocations.size(); ++i) {
+    graph.PrefetchTensorsAhead(allocations, i, kAhead);
+    if (i + kAhead < allocations.size()) {
+      __builtin_prefetch(&at_of_node[allocations[i + kAhead].node]);
     }
-    if (i + kAhead < candidates.size()) {
-      graph.PrefetchTensor(candidates[i + kAhead].tensor_id);
-      __builtin_prefetch(&at_of_node[candidates[i + kAhead].node]);
-    }
-    const Tensor* tensor = graph.FindTensor(candidates[i].tensor_id);
+    const Tensor* tensor = graph.FindTensor(allocations[i].tensor_id);
     if (tensor == nullptr || tensor->addr_state != FieldState::kValid ||
         tensor->numel_state != FieldState::kValid || tensor->dtype_state != FieldState::kValid ||
         tensor->buffer_addr < 0 || tensor->buffer_numel <= 0) {
@@ -502,7 +499,7 @@ std::vector<AllocationReset> ScheduleAllocationResets(
                              RuntimeElementSize(tensor->dtype);
     if (end > INT64_MAX || end <= tensor->buffer_addr) continue;
     resets.push_back(
-        {at_of_node[candidates[i].node], {tensor->buffer_addr, static_cast<int64_t>(end)}});
+        {at_of_node[allocations[i].node], {tensor->buffer_addr, static_cast<int64_t>(end)}});
   }
   auto before = [](const AllocationReset& a, const AllocationReset& b) {
     if (a.at != b.at) return a.at < b.at;
@@ -688,10 +685,10 @@ RaceReport FindRaces(const DepGraph& graph, const RaceGraphFacts& facts, const A
     report.allocation_resets += c.allocation_resets;
     reach->AddStats(part->reach_stats());
   }
-  // The candidates of both parts in (task, partner) order, one race per pair.
+  // The allocations of both parts in (task, partner) order, one race per pair.
   RaceReporter reporter(graph, model, options, in);
-  const std::vector<Candidate>& x = first.candidates();
-  const std::vector<Candidate>& y = second.candidates();
+  const std::vector<Candidate>& x = first.allocations();
+  const std::vector<Candidate>& y = second.allocations();
   auto before = [](const Candidate& a, const Candidate& b) {
     return a.t != b.t ? a.t < b.t : a.partner < b.partner;
   };

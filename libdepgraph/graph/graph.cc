@@ -211,11 +211,11 @@ uint32_t DepGraph::FirstPairOf(uint32_t node) const {
 
 int64_t DepGraph::FindPair(uint32_t pred, uint32_t succ) const {
   auto first = pairs.begin(), last = pairs.end();
-  if (pred < nodes.size() && CsrOverPairs(*this)) {
-    const auto [begin, end] = boost::out_edges(pred, graph);
-    if (begin == end) return -1;
-    first += static_cast<ptrdiff_t>(boost::get(boost::edge_index, graph, *begin));
-    last = first + static_cast<ptrdiff_t>(boost::out_degree(pred, graph));
+  if (pred < nodes.size() && CsrOverPairs(*this)) {  // pred's row only
+    const auto degree = static_cast<ptrdiff_t>(boost::out_degree(pred, graph));
+    if (degree == 0) return -1;
+    first += FirstPairOf(pred);
+    last = first + degree;
   }
   auto it = std::lower_bound(first, last, Pair{pred, succ}, [](const Pair& a, const Pair& b) {
     return a.pred != b.pred ? a.pred < b.pred : a.succ < b.succ;

@@ -41,22 +41,6 @@ struct CreatedBuffer {
   TaskId tensor_id = 0;
 };
 
-// Lookups of random tensor ids are prefetched this many elements ahead, the index slot twice
-// as far (DepGraph::PrefetchTensorSlot, PrefetchTensor).
-constexpr size_t kPrefetchAhead = 8;
-
-// The hints for the lookups of created[i + kPrefetchAhead] and, a step earlier, of
-// created[i + 2 * kPrefetchAhead]'s index slot. O(1).
-void PrefetchCreatedAhead(const DepGraph& graph, const std::vector<CreatedBuffer>& created,
-                          size_t i) {
-  if (i + 2 * kPrefetchAhead < created.size()) {
-    graph.PrefetchTensorSlot(created[i + 2 * kPrefetchAhead].tensor_id);
-  }
-  if (i + kPrefetchAhead < created.size()) {
-    graph.PrefetchTensor(created[i + kPrefetchAhead].tensor_id);
-  }
-}
-
 std::vector<CreatedBuffer> CollectCreatedBuffers(const DepGraph& graph) {
   std::vector<CreatedBuffer> created;
   for (const EdgeRow& row : graph.rows) {
@@ -67,7 +51,7 @@ std::vector<CreatedBuffer> CollectCreatedBuffers(const DepGraph& graph) {
   }
   // The addresses, by lookups prefetched ahead.
   for (size_t i = 0; i < created.size(); ++i) {
-    PrefetchCreatedAhead(graph, created, i);
+    graph.PrefetchTensorsAhead(created, i);
     const Tensor* tensor = graph.FindTensor(created[i].tensor_id);
     if (tensor != nullptr && tensor->addr_state == FieldState::kValid) {
       created[i].addr = tensor->buffer_addr;
@@ -115,7 +99,7 @@ class ModelBuilder {
         AddArg(t, arg);
       }
       while (next_created < created.size() && created[next_created].task < t) ++next_created;
-      PrefetchCreatedAhead(graph_, created, next_created);
+      graph_.PrefetchTensorsAhead(created, next_created);
       size_t end = next_created;
       while (end < created.size() && created[end].task == t) ++end;
       AddOutputs(t, output_slots, created, next_created, end);

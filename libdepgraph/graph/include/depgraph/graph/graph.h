@@ -189,6 +189,13 @@ struct DepGraph {
   /// iterations ahead of the lookup. Change nothing. O(1).
   void PrefetchTensorSlot(TaskId id) const;
   void PrefetchTensor(TaskId id) const;
+  /// Both hints for a loop that calls FindTensor on items[i].tensor_id for i = 0, 1, ...:
+  /// the index slot of the item 2 * ahead on, the tensor of the item `ahead` on. O(1).
+  template <class Item>
+  void PrefetchTensorsAhead(const std::vector<Item>& items, size_t i, size_t ahead = 8) const {
+    if (i + 2 * ahead < items.size()) PrefetchTensorSlot(items[i + 2 * ahead].tensor_id);
+    if (i + ahead < items.size()) PrefetchTensor(items[i + ahead].tensor_id);
+  }
   /// Splits `tensors` (sorted by id) into about as many equal id ranges as there are
   /// tensors, so that FindTensor searches one range instead of the whole vector (the
   /// dataflow proof looks up a tensor per row). O(tensors) time, 4 bytes per tensor.
