@@ -20,10 +20,11 @@ void AddThreadsOption(CLI::App* cmd, unsigned* target) {
 }
 
 bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err,
-                       unsigned threads) {
+                       unsigned threads, ViewUse views) {
   std::string error;
   LoadOptions options;
   options.threads = threads;
+  options.views = views == ViewUse::kRead;
   options.require_tasks = true;  // timing records or `{}` are not an empty graph
   if (!LoadDepsJson(path, graph, &error, options)) {
     err << "error: " << error << "\n";

@@ -22,10 +22,14 @@ void AddFuncNamesOption(CLI::App* cmd, std::string* target);
 /// loads deps.json.
 void AddThreadsOption(CLI::App* cmd, unsigned* target);
 
+/// What a command reads of the views (LoadOptions::views): kSkip for commands that never
+/// look at a dtype, shape, stride or offset, which then hold less memory.
+enum class ViewUse : bool { kSkip = false, kRead = true };
+
 /// Loads `path` into *graph with `threads` threads (0 = every core; the graph is the same for
 /// any count); on failure prints `error: <one line>` to `err` and returns false. O(file).
 bool LoadGraphOrReport(const std::string& path, DepGraph* graph, std::ostream& err,
-                       unsigned threads = 0);
+                       unsigned threads = 0, ViewUse views = ViewUse::kRead);
 
 /// Whether a gate (audit, diff) would check nothing on `graph`: no task and no edge. A gate
 /// refuses such a capture unless --allow-empty. O(1).

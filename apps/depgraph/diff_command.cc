@@ -38,8 +38,9 @@ int RunDiffCommand(const DiffArgs& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   DepGraph a, b;
-  if (!LoadGraphOrReport(args.a, &a, err, args.threads) ||
-      !LoadGraphOrReport(args.b, &b, err, args.threads)) {
+  // The diff and its findings read ids, edges, arguments and tensors, never a view.
+  if (!LoadGraphOrReport(args.a, &a, err, args.threads, ViewUse::kSkip) ||
+      !LoadGraphOrReport(args.b, &b, err, args.threads, ViewUse::kSkip)) {
     return 1;
   }
   for (const auto& [graph, path] : {std::pair{&a, &args.a}, std::pair{&b, &args.b}}) {

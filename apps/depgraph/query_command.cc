@@ -307,7 +307,7 @@ int RunQueryCommand(const QueryArgs& args, std::ostream& out, std::ostream& err)
     return 2;
   }
   DepGraph graph;
-  if (!LoadGraphOrReport(args.input, &graph, err, args.threads)) return 1;
+  if (!LoadGraphOrReport(args.input, &graph, err, args.threads, ViewUse::kSkip)) return 1;
   NameMap names;
   if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
   std::vector<TaskLabel> labels = ResolveTaskLabels(graph, names);

@@ -185,7 +185,7 @@ int RunWaitSimCommand(const WaitSimArgs& args, std::ostream& out, std::ostream& 
   std::vector<CaptureReport> captures;
   for (const std::string& path : args.inputs) {
     DepGraph graph;
-    if (!LoadGraphOrReport(path, &graph, err, args.threads)) return 1;
+    if (!LoadGraphOrReport(path, &graph, err, args.threads, ViewUse::kSkip)) return 1;
     CaptureReport c;
     c.path = path;
     c.runtime = graph.runtime;

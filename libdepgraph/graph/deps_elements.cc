@@ -272,7 +272,8 @@ bool DepsLoader::ReadTruthy(bool* out) {
 
 // Handles the view keys shared by task args and edge rows (with the prefix stripped).
 bool DepsLoader::ReadViewField(std::string_view key, View* view, bool* handled) {
-  *handled = true;
+  *handled = views_;
+  if (!views_) return true;  // LoadOptions::views off: the caller skips the value
   if (key == "dtype") return ReadDType(&view->dtype, &view->dtype_state);
   if (key == "shape") return ReadDims(&view->shape);
   if (key == "strides") return ReadDims(&view->strides);

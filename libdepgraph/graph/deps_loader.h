@@ -75,6 +75,10 @@ class DepsLoader {
   bool ReadTask(size_t i);
   bool ReadTensor(size_t i);
 
+  /// Whether view fields are decoded (LoadOptions::views); set before parsing. O(1).
+  void set_views(bool views) { views_ = views; }
+  bool views() const { return views_; }
+
  private:
   // ---- error reporting ----
   std::string PathString(const char* leaf) const;
@@ -122,6 +126,7 @@ class DepsLoader {
   DepGraph& graph_;
   const ProgressFn& progress_;
   std::vector<PathPart> path_;
+  bool views_ = true;  // LoadOptions::views
   std::string error_;
   size_t next_progress_ = 0;
 

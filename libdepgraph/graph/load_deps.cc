@@ -40,6 +40,7 @@ class LoaderBlocks final : public BlockWork {
       : main_(main), main_reader_(main_reader), element_(element), slots_(slots) {
     for (Slot& slot : slots_) {
       slot.loader = std::make_unique<DepsLoader>(&slot.reader, "", &slot.graph, no_progress_);
+      slot.loader->set_views(main->views());
     }
   }
 
@@ -325,6 +326,8 @@ bool DepsLoader::CommitBlock(DepsLoader& block, size_t element_base, size_t end)
 
 bool DepsLoader::Load(const LoadOptions& options, std::string* err) {
   if (options.stats) *options.stats = LoadStats();
+  views_ = options.views;
+  graph_.views_loaded = views_;
   bool ok = true;
   JsonKind top = reader_.Peek();
   if (top != JsonKind::kObject) {

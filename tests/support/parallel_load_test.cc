@@ -43,6 +43,7 @@ bool SameView(const View& a, const View& b) {
   if (a.dims != b.dims) return Differ("dims", 0);
   if (a.overlap_names != b.overlap_names) return Differ("overlap_names", 0);
   if (a.runtime != b.runtime) return Differ("runtime", 0);
+  if (a.views_loaded != b.views_loaded) return Differ("views_loaded", 0);
   if (a.tasks.size() != b.tasks.size()) return Differ("task counts", 0);
   for (size_t i = 0; i < a.tasks.size(); ++i) {
     const Task &x = a.tasks[i], &y = b.tasks[i];
@@ -318,6 +319,70 @@ TEST(ParallelLoad, CompactAndSpacedDocumentsLoadTheSame) {
     EXPECT_EQ(compact_error.empty(), spaced_error.empty()) << compact_error << spaced_error;
     if (compact_error.empty()) {
       EXPECT_TRUE(SameModel(compact, spaced)) << text.substr(0, 200);
+    }
+  }
+}
+
+// What a load without views (LoadOptions::views off) must give of `graph`: the same model
+// with every view absent, no dims and no producer views.
+DepGraph ViewsDropped(DepGraph graph) {
+  for (TaskArg& arg : graph.args) arg.view = View();
+  for (EdgeRow& row : graph.rows) {
+    row.consumer = View();
+    row.producer_view = kNoProducerView;
+  }
+  graph.producer_views.clear();
+  graph.dims.clear();
+  graph.views_loaded = false;
+  return graph;
+}
+
+// Without views a load gives the full model less its views, on any thread count and block
+// size, and the same error for every malformed document, a view's syntax error included.
+TEST(ParallelLoad, WithoutViewsOnlyTheViewsAreMissing) {
+  std::vector<std::string> texts;
+  for (const auto& entry : fs::recursive_directory_iterator(testing::SourceDir() + "/data/real")) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && name.starts_with("deps") && name.ends_with(".json")) {
+      texts.push_back(testing::ReadFile(entry.path().string()));
+    }
+  }
+  ASSERT_GE(texts.size(), 10u);
+  testing::TempDir dir;
+  gen_graph::GenOptions gen;
+  gen.shape = gen_graph::Shape::kDecode;
+  gen.tasks = 2000;
+  gen_graph::GenStats stats;
+  std::string err;
+  ASSERT_TRUE(gen_graph::WriteGraphFile(gen, dir.File("decode.json"), &stats, &err)) << err;
+  texts.push_back(testing::ReadFile(dir.File("decode.json")));
+  texts.push_back(AdversarialDocument(40));
+  const size_t well_formed = texts.size();
+  const std::string task = R"({"task_id":"1","args":[{"idx":0,"type":"INPUT","tensor_id":"5",)";
+  for (const char* bad_view : {R"("shape":[1,})", R"("strides":[1 2])", R"("dtype":"\x")",
+                               R"("start_offset":01)", R"("shape":[[1],[)"}) {
+    texts.push_back(R"({"tasks":[)" + task + bad_view + "}]}]}");
+    texts.push_back(R"({"edges":[{"pred":1,"succ":2,"producer_)" + std::string(bad_view + 1) +
+                    "}]}");
+  }
+  for (size_t k = 0; k < texts.size(); ++k) {
+    const std::string& text = texts[k];
+    DepGraph full;
+    const std::string full_error = LoadWith(text, Options(1, 0), &full);
+    EXPECT_EQ(full_error.empty(), k < well_formed) << full_error;
+    EXPECT_TRUE(full.views_loaded);
+    const DepGraph expected = ViewsDropped(full);
+    for (unsigned threads : {1u, 2u, 3u}) {
+      for (size_t block_bytes : {0, 7, 300}) {
+        LoadOptions options = Options(threads, block_bytes);
+        options.views = false;
+        DepGraph graph;
+        EXPECT_EQ(LoadWith(text, options, &graph), full_error) << text.substr(0, 200);
+        if (full_error.empty()) {
+          EXPECT_TRUE(SameModel(expected, graph))
+              << text.substr(0, 200) << ", " << threads << " threads, blocks of " << block_bytes;
+        }
+      }
     }
   }
 }

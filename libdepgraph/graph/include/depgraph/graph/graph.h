@@ -164,6 +164,9 @@ struct DepGraph {
   std::vector<int64_t> dims;        ///< storage for every DimList
   std::vector<std::string> overlap_names = {""};  ///< interned `overlap` values
   std::string runtime;              ///< top-level "runtime" of newer captures ("" when absent)
+  /// False when loaded with LoadOptions::views off: every View is absent, so nothing that
+  /// reads views (the access model, the dataflow proof, the renderers of shapes) may be used.
+  bool views_loaded = true;
   PairGraph graph;                  ///< CSR over pairs (edge index == pair index)
 
   /// Index of `id` in nodes, or -1. O(log V).

@@ -36,6 +36,14 @@ struct LoadOptions {
   /// (document_kind.h: timing records, a name map, a trace...). The viewer, a drop-in for the
   /// Python tool, reads such a document as an empty graph; the gates must not pass on it.
   bool require_tasks = false;
+  /// Decode the views: `dtype`, `shape`, `strides` and `start_offset` of task arguments,
+  /// their `consumer_*` and `producer_*` forms on edge rows. False: their values are still
+  /// checked as JSON (a syntax error is the same error) but skipped, so every View is left
+  /// absent, `producer_views` is empty and DepGraph::views_loaded is false. For commands
+  /// that never read a view (diff, query, wait-sim): the producer views' memory is saved
+  /// (skipping a view costs about what decoding it does). No message changes either way: a
+  /// view's value is never an error, only its syntax.
+  bool views = true;
 };
 
 /// Loads the deps.json at `path` into *graph.
