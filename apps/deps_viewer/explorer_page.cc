@@ -125,19 +125,20 @@ std::string NodeDetails(const DepGraph& graph, uint32_t node) {
     d += ',';
     d += TensorName(graph, arg.tensor_id_state, arg.tensor_id);
     d += ',';
-    if (arg.view.dtype_state != FieldState::kAbsent) {
-      d += std::to_string(static_cast<int>(arg.view.dtype));
+    const View& view = graph.ViewOf(arg);
+    if (view.dtype_state != FieldState::kAbsent) {
+      d += std::to_string(static_cast<int>(view.dtype));
     }
     d += ',';
-    if (arg.view.start_offset_state == FieldState::kValid) {
-      d += std::to_string(arg.view.start_offset);
-    } else if (arg.view.start_offset_state == FieldState::kInvalid) {
+    if (view.start_offset_state == FieldState::kValid) {
+      d += std::to_string(view.start_offset);
+    } else if (view.start_offset_state == FieldState::kInvalid) {
       d += '?';
     }
     d += ',';
-    AppendDims(&d, graph, arg.view.shape);
+    AppendDims(&d, graph, view.shape);
     d += ',';
-    AppendDims(&d, graph, arg.view.strides);
+    AppendDims(&d, graph, view.strides);
   }
   return d;
 }

@@ -55,8 +55,8 @@ SerializationCause Classify(const DepGraph& graph, const EdgeRow& row, uint32_t 
       row.tensor_id_state == FieldState::kValid && arg->tensor_id != row.tensor_id) {
     return SerializationCause::kVersion;
   }
-  const View* consumer = &row.consumer;
-  const View fallback = arg != nullptr ? arg->view : View{};
+  const View* consumer = &graph.ConsumerOf(row);
+  const View& fallback = arg != nullptr ? graph.ViewOf(*arg) : kAbsentView;
   const DType consumer_dtype =
       consumer->dtype_state != FieldState::kAbsent ? consumer->dtype : fallback.dtype;
   const Tensor* tensor =

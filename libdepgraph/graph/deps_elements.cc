@@ -290,7 +290,7 @@ bool DepsLoader::ReadEdge(size_t i) {
     return Check() && SemanticError(nullptr, "expected an object, got " + DescribeAndSkip());
   }
   EdgeRow row;
-  View producer;
+  View consumer, producer;
   bool has_producer = false;
   TaskId pred = 0, succ = 0;
   bool has_pred = false, has_succ = false;
@@ -329,7 +329,7 @@ bool DepsLoader::ReadEdge(size_t i) {
       ok = ReadOverlap(&row.overlap);
     } else if (key.starts_with("consumer_")) {
       bool handled;
-      ok = ReadViewField(key.substr(9), &row.consumer, &handled);
+      ok = ReadViewField(key.substr(9), &consumer, &handled);
       if (ok && !handled) ok = reader_.SkipValue() || SyntaxError();
     } else if (key.starts_with("producer_")) {
       bool handled;
@@ -351,6 +351,7 @@ bool DepsLoader::ReadEdge(size_t i) {
     graph_.producer_views.push_back(producer);
   }
   graph_.rows.push_back(row);
+  if (views_) graph_.consumer_views.push_back(consumer);
   return true;
 }
 
@@ -381,6 +382,7 @@ bool DepsLoader::ReadArg(size_t i) {
     return Check() && SemanticError(nullptr, "expected an object, got " + DescribeAndSkip());
   }
   TaskArg arg;
+  View view;
   if (!reader_.BeginObject()) return SyntaxError();
   std::string_view key;
   while (reader_.NextKey(&key)) {
@@ -413,13 +415,14 @@ bool DepsLoader::ReadArg(size_t i) {
       ok = ReadOptionalId("tensor_id", &arg.tensor_id_state, &arg.tensor_id);
     } else {
       bool handled;
-      ok = ReadViewField(key, &arg.view, &handled);
+      ok = ReadViewField(key, &view, &handled);
       if (ok && !handled) ok = reader_.SkipValue() || SyntaxError();
     }
     if (!ok) return false;
   }
   if (!Check()) return false;
   graph_.args.push_back(arg);
+  if (views_) graph_.arg_views.push_back(view);
   return true;
 }
 
@@ -471,6 +474,7 @@ bool DepsLoader::ReadTask(size_t i) {
       }
     } else if (key == "args") {
       graph_.args.resize(task.first_arg);  // a repeated key replaces the earlier list
+      if (views_) graph_.arg_views.resize(task.first_arg);
       if (reader_.Peek() != JsonKind::kArray) {
         return Check() && SemanticError("args", "expected an array, got " + DescribeAndSkip());
       }

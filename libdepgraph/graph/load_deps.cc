@@ -153,6 +153,10 @@ void DepsLoader::ReserveFromEstimate(size_t position) {
   grow(&graph_.tasks, estimate_.tasks, 1.0);
   grow(&graph_.args, estimate_.args, 1.0);
   grow(&graph_.rows, estimate_.rows, 1.0);
+  if (views_) {  // parallel to args and rows
+    grow(&graph_.arg_views, estimate_.args, 1.0);
+    grow(&graph_.consumer_views, estimate_.rows, 1.0);
+  }
   grow(&row_ends_, estimate_.rows, 1.0);
   grow(&graph_.producer_views, estimate_.producer_views, 1.0);
   // Not `dims`: it holds each distinct list once (dim_interner.h), so it stops growing early.
@@ -223,6 +227,8 @@ void DepsLoader::ResetBlock() {
   graph_.tasks.clear();
   graph_.args.clear();
   graph_.rows.clear();
+  graph_.arg_views.clear();
+  graph_.consumer_views.clear();
   graph_.producer_views.clear();
   graph_.dims.clear();
   graph_.overlap_names.assign(1, std::string());
@@ -285,11 +291,12 @@ bool DepsLoader::CommitBlock(DepsLoader& block, size_t element_base, size_t end)
   auto rebase = [this](DimList* list) {
     if (list->size > 0) list->offset = dims_map_[list->offset];
   };
-  const size_t first_arg = graph_.args.size();
   graph_.args.insert(graph_.args.end(), b.args.begin(), b.args.end());
-  for (size_t a = first_arg; a < graph_.args.size(); ++a) {
-    rebase(&graph_.args[a].view.shape);
-    rebase(&graph_.args[a].view.strides);
+  const size_t first_view = graph_.arg_views.size();
+  graph_.arg_views.insert(graph_.arg_views.end(), b.arg_views.begin(), b.arg_views.end());
+  for (size_t a = first_view; a < graph_.arg_views.size(); ++a) {
+    rebase(&graph_.arg_views[a].shape);
+    rebase(&graph_.arg_views[a].strides);
   }
   const size_t first_task = graph_.tasks.size();
   graph_.tasks.insert(graph_.tasks.end(), b.tasks.begin(), b.tasks.end());
@@ -305,10 +312,15 @@ bool DepsLoader::CommitBlock(DepsLoader& block, size_t element_base, size_t end)
   }
   const size_t first_row = graph_.rows.size();
   graph_.rows.insert(graph_.rows.end(), b.rows.begin(), b.rows.end());
+  const size_t first_consumer = graph_.consumer_views.size();
+  graph_.consumer_views.insert(graph_.consumer_views.end(), b.consumer_views.begin(),
+                               b.consumer_views.end());
+  for (size_t r = first_consumer; r < graph_.consumer_views.size(); ++r) {
+    rebase(&graph_.consumer_views[r].shape);
+    rebase(&graph_.consumer_views[r].strides);
+  }
   for (size_t r = first_row; r < graph_.rows.size(); ++r) {
     EdgeRow& row = graph_.rows[r];
-    rebase(&row.consumer.shape);
-    rebase(&row.consumer.strides);
     if (row.producer_view != kNoProducerView) row.producer_view += producer_base;
     row.overlap = overlap_map_[row.overlap];
   }
@@ -350,11 +362,13 @@ bool DepsLoader::Load(const LoadOptions& options, std::string* err) {
       saw_tasks = saw_tasks || key == "tasks";
       if (key == "edges") {
         graph_.rows.clear();
+        graph_.consumer_views.clear();
         row_ends_.clear();
         ok = ReadTopLevelArray("edges", &DepsLoader::ReadEdge, options);
       } else if (key == "tasks") {
         graph_.tasks.clear();
         graph_.args.clear();
+        graph_.arg_views.clear();
         ok = ReadTopLevelArray("tasks", &DepsLoader::ReadTask, options);
       } else if (key == "tensors") {
         raw_tensors_.clear();

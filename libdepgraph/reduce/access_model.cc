@@ -162,7 +162,7 @@ class ModelBuilder {
     if (tensor->addr_state != FieldState::kValid || tensor->buffer_addr < 0) {
       return Unknown(t, arg.idx, UnknownReason::kNoAddress);
     }
-    const View& view = arg.view;
+    const View& view = graph_.ViewOf(arg);
     if (view.start_offset_state != FieldState::kValid || view.shape.state != FieldState::kValid ||
         view.strides.state != FieldState::kValid || view.shape.size != view.strides.size) {
       return Unknown(t, arg.idx, UnknownReason::kBadView);

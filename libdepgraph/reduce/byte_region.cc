@@ -39,9 +39,8 @@ ResolvedView ResolveView(const DepGraph& graph, const EdgeRow& row, const TaskAr
     out.strides = v.strides;
     return out;
   }
-  static const View kEmpty;
-  const View& r = row.consumer;
-  const View& a = arg != nullptr ? arg->view : kEmpty;
+  const View& r = graph.ConsumerOf(row);
+  const View& a = arg != nullptr ? graph.ViewOf(*arg) : kAbsentView;
   const View& dtype_src = r.dtype_state != FieldState::kAbsent ? r : a;
   out.dtype = dtype_src.dtype;
   out.dtype_state = dtype_src.dtype_state;

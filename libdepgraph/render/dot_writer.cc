@@ -318,7 +318,7 @@ class DotWriter {
       head += "T?";
       head += hex;
     }
-    const View& view = arg.view;
+    const View& view = graph_.ViewOf(arg);
     if (view.dtype_state == FieldState::kValid && view.dtype != DType::kOther) {
       head += ':' + LowerCase(DTypeName(view.dtype));
     } else if (tensor != nullptr && tensor->dtype_state == FieldState::kValid &&

@@ -82,6 +82,9 @@ void CheckModel(const DepGraph& graph) {
     Require(graph.FindPair(pair.pred, pair.succ) == static_cast<int64_t>(p), "FindPair");
   }
   for (const EdgeRow& row : graph.rows) Require(row.pair < graph.pairs.size(), "row.pair");
+  Require(graph.arg_views.size() == graph.args.size() &&
+              graph.consumer_views.size() == graph.rows.size(),
+          "one view per argument and per row");
   Require(boost::num_vertices(graph.graph) == n, "CSR vertex count");
   Require(boost::num_edges(graph.graph) == graph.pairs.size(), "CSR edge count");
 }
@@ -105,9 +108,12 @@ bool SameModel(const DepGraph& a, const DepGraph& b) {
     return std::make_tuple(t.id, t.kernel_ids[0], t.kernel_ids[1], t.kernel_ids[2], t.block_num,
                            t.early_dispatch, t.manual_scope, t.first_arg, t.num_args);
   };
-  auto arg = [](const TaskArg& x) {
-    return std::tuple_cat(std::make_tuple(x.idx, x.type, x.tensor_id_state, x.tensor_id),
-                          ViewFields(x.view));
+  // An argument with its view (looked up in whichever graph holds the argument).
+  auto arg_in = [](const DepGraph& g) {
+    return [&g](const TaskArg& x) {
+      return std::tuple_cat(std::make_tuple(x.idx, x.type, x.tensor_id_state, x.tensor_id),
+                            ViewFields(g.ViewOf(x)));
+    };
   };
   auto tensor = [](const Tensor& t) {
     return std::make_tuple(t.id, t.index, t.addr_state, t.numel_state, t.buffer_addr,
@@ -118,22 +124,23 @@ bool SameModel(const DepGraph& a, const DepGraph& b) {
     return [&g](const EdgeRow& r) {
       return std::tuple_cat(std::make_tuple(r.pair, r.source, r.arg_state, r.tensor_id_state,
                                             r.overlap, r.flags, r.arg, r.tensor_id),
-                            ViewFields(r.consumer), ViewFields(g.ProducerOf(r)));
+                            ViewFields(g.ConsumerOf(r)), ViewFields(g.ProducerOf(r)));
     };
   };
   auto pair = [](const Pair& p) { return std::make_pair(p.pred, p.succ); };
-  auto same_rows = [&] {
-    if (a.rows.size() != b.rows.size()) return false;
-    const auto fields_a = row_in(a), fields_b = row_in(b);
-    for (size_t i = 0; i < a.rows.size(); ++i) {
-      if (fields_a(a.rows[i]) != fields_b(b.rows[i])) return false;
+  // Elements of two graphs' vectors whose fields are read through their graph.
+  auto same_in = [](const auto& x, const auto& y, auto fields_x, auto fields_y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (fields_x(x[i]) != fields_y(y[i])) return false;
     }
     return true;
   };
   return a.nodes == b.nodes && a.node_task == b.node_task && a.task_index == b.task_index &&
          a.dims == b.dims && a.overlap_names == b.overlap_names && a.runtime == b.runtime &&
-         same(a.tasks, b.tasks, task) && same(a.args, b.args, arg) &&
-         same(a.tensors, b.tensors, tensor) && same_rows() &&
+         a.views_loaded == b.views_loaded && same(a.tasks, b.tasks, task) &&
+         same_in(a.args, b.args, arg_in(a), arg_in(b)) && same(a.tensors, b.tensors, tensor) &&
+         same_in(a.rows, b.rows, row_in(a), row_in(b)) &&
          same(a.pairs, b.pairs, pair);
 }
 

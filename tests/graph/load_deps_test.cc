@@ -103,17 +103,17 @@ TEST(LoadDeps, ReadsViewsTensorsAndDuplicatesLastWins) {
   ASSERT_EQ(t->num_args, 3u);
   const TaskArg* a0 = g.FindArg(*t, 0);
   EXPECT_EQ(a0->type, ArgType::kInOut);
-  EXPECT_EQ(a0->view.dtype, DType::kFloat32);
-  EXPECT_EQ(a0->view.start_offset, 3);
-  ASSERT_EQ(a0->view.shape.state, FieldState::kValid);
-  EXPECT_EQ(g.DimData(a0->view.shape)[1], 4);
+  EXPECT_EQ(g.ViewOf(*a0).dtype, DType::kFloat32);
+  EXPECT_EQ(g.ViewOf(*a0).start_offset, 3);
+  ASSERT_EQ(g.ViewOf(*a0).shape.state, FieldState::kValid);
+  EXPECT_EQ(g.DimData(g.ViewOf(*a0).shape)[1], 4);
   EXPECT_EQ(g.FindArg(*t, 1)->tensor_id_state, FieldState::kAbsent);
   EXPECT_EQ(g.FindArg(*t, 2)->type, ArgType::kNoDep);
   EXPECT_EQ(g.FindArg(*t, 2)->tensor_id_state, FieldState::kInvalid);
   const EdgeRow& row = g.rows[0];
-  EXPECT_EQ(row.consumer.shape.state, FieldState::kInvalid);
-  EXPECT_EQ(row.consumer.strides.state, FieldState::kInvalid);
-  EXPECT_EQ(row.consumer.dtype_state, FieldState::kAbsent);
+  EXPECT_EQ(g.ConsumerOf(row).shape.state, FieldState::kInvalid);
+  EXPECT_EQ(g.ConsumerOf(row).strides.state, FieldState::kInvalid);
+  EXPECT_EQ(g.ConsumerOf(row).dtype_state, FieldState::kAbsent);
   EXPECT_EQ(g.ProducerOf(row).start_offset_state, FieldState::kInvalid);
   EXPECT_EQ(g.overlap_names[row.overlap], "other");
 }
@@ -139,15 +139,15 @@ TEST(LoadDeps, SmallIntegersAtTheEdgeOfInt64) {
   const TaskArg& a0 = g.args[t->first_arg];
   EXPECT_EQ(a0.idx, INT64_MIN);  // unusable
   EXPECT_EQ(a0.tensor_id, 7u);
-  EXPECT_EQ(a0.view.start_offset, INT64_MAX);
-  EXPECT_EQ(a0.view.start_offset_state, FieldState::kValid);
+  EXPECT_EQ(g.ViewOf(a0).start_offset, INT64_MAX);
+  EXPECT_EQ(g.ViewOf(a0).start_offset_state, FieldState::kValid);
   const TaskArg& a1 = g.args[t->first_arg + 1];
   EXPECT_EQ(a1.idx, INT64_MAX);
   EXPECT_EQ(a1.type, ArgType::kOutput);
-  EXPECT_EQ(a1.view.start_offset_state, FieldState::kInvalid);
+  EXPECT_EQ(g.ViewOf(a1).start_offset_state, FieldState::kInvalid);
   const TaskArg& a2 = g.args[t->first_arg + 2];
   EXPECT_EQ(a2.idx, 3);  // int(" 3 ")
-  EXPECT_EQ(a2.view.start_offset, 2);
+  EXPECT_EQ(g.ViewOf(a2).start_offset, 2);
   ASSERT_EQ(g.rows.size(), 2u);
   EXPECT_EQ(g.rows[0].arg_state, FieldState::kInvalid);
   EXPECT_EQ(g.rows[0].tensor_id, 7u);
@@ -170,13 +170,13 @@ TEST(LoadDeps, StoresEachDistinctDimensionListOnce) {
   const TaskArg* first = g.FindArg(*g.FindTask(1), 0);
   const TaskArg* second = g.FindArg(*g.FindTask(2), 0);
   const TaskArg* third = g.FindArg(*g.FindTask(2), 1);
-  EXPECT_EQ(second->view.shape.offset, first->view.shape.offset);
-  EXPECT_EQ(second->view.strides.offset, first->view.strides.offset);
-  EXPECT_EQ(g.rows[0].consumer.shape.offset, first->view.shape.offset);
-  ASSERT_EQ(third->view.shape.size, 3u);
-  EXPECT_EQ(std::vector<int64_t>(g.DimData(third->view.shape), g.DimData(third->view.shape) + 3),
+  EXPECT_EQ(g.ViewOf(*second).shape.offset, g.ViewOf(*first).shape.offset);
+  EXPECT_EQ(g.ViewOf(*second).strides.offset, g.ViewOf(*first).strides.offset);
+  EXPECT_EQ(g.ConsumerOf(g.rows[0]).shape.offset, g.ViewOf(*first).shape.offset);
+  ASSERT_EQ(g.ViewOf(*third).shape.size, 3u);
+  EXPECT_EQ(std::vector<int64_t>(g.DimData(g.ViewOf(*third).shape), g.DimData(g.ViewOf(*third).shape) + 3),
             (std::vector<int64_t>{2, 4, 1}));
-  EXPECT_EQ(third->view.strides.state, FieldState::kInvalid);  // 0 is not a dimension
+  EXPECT_EQ(g.ViewOf(*third).strides.state, FieldState::kInvalid);  // 0 is not a dimension
   EXPECT_EQ(g.ProducerOf(g.rows[0]).shape.state, FieldState::kInvalid);
   // [2,4], [4,1], [2,4,1], [4,1,1]: 2 + 2 + 3 + 3 elements.
   EXPECT_EQ(g.dims.size(), 10u);

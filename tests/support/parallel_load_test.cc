@@ -44,6 +44,10 @@ bool SameView(const View& a, const View& b) {
   if (a.overlap_names != b.overlap_names) return Differ("overlap_names", 0);
   if (a.runtime != b.runtime) return Differ("runtime", 0);
   if (a.views_loaded != b.views_loaded) return Differ("views_loaded", 0);
+  if (a.arg_views.size() != b.arg_views.size() ||
+      a.consumer_views.size() != b.consumer_views.size()) {
+    return Differ("view counts", 0);
+  }
   if (a.tasks.size() != b.tasks.size()) return Differ("task counts", 0);
   for (size_t i = 0; i < a.tasks.size(); ++i) {
     const Task &x = a.tasks[i], &y = b.tasks[i];
@@ -58,7 +62,7 @@ bool SameView(const View& a, const View& b) {
   for (size_t i = 0; i < a.args.size(); ++i) {
     const TaskArg &x = a.args[i], &y = b.args[i];
     if (x.idx != y.idx || x.type != y.type || x.tensor_id_state != y.tensor_id_state ||
-        x.tensor_id != y.tensor_id || !SameView(x.view, y.view)) {
+        x.tensor_id != y.tensor_id || !SameView(a.ViewOf(x), b.ViewOf(y))) {
       return Differ("args", i);
     }
   }
@@ -78,7 +82,8 @@ bool SameView(const View& a, const View& b) {
     if (x.pair != y.pair || x.source != y.source || x.arg_state != y.arg_state ||
         x.tensor_id_state != y.tensor_id_state || x.overlap != y.overlap ||
         x.flags != y.flags || x.arg != y.arg || x.tensor_id != y.tensor_id ||
-        !SameView(x.consumer, y.consumer) || !SameView(a.ProducerOf(x), b.ProducerOf(y))) {
+        !SameView(a.ConsumerOf(x), b.ConsumerOf(y)) ||
+        !SameView(a.ProducerOf(x), b.ProducerOf(y))) {
       return Differ("rows", i);
     }
   }
@@ -324,13 +329,11 @@ TEST(ParallelLoad, CompactAndSpacedDocumentsLoadTheSame) {
 }
 
 // What a load without views (LoadOptions::views off) must give of `graph`: the same model
-// with every view absent, no dims and no producer views.
+// with no view kept and no dims.
 DepGraph ViewsDropped(DepGraph graph) {
-  for (TaskArg& arg : graph.args) arg.view = View();
-  for (EdgeRow& row : graph.rows) {
-    row.consumer = View();
-    row.producer_view = kNoProducerView;
-  }
+  for (EdgeRow& row : graph.rows) row.producer_view = kNoProducerView;
+  graph.arg_views.clear();
+  graph.consumer_views.clear();
   graph.producer_views.clear();
   graph.dims.clear();
   graph.views_loaded = false;
@@ -371,6 +374,10 @@ TEST(ParallelLoad, WithoutViewsOnlyTheViewsAreMissing) {
     const std::string full_error = LoadWith(text, Options(1, 0), &full);
     EXPECT_EQ(full_error.empty(), k < well_formed) << full_error;
     EXPECT_TRUE(full.views_loaded);
+    if (full_error.empty()) {  // one view per argument and per row
+      EXPECT_EQ(full.arg_views.size(), full.args.size());
+      EXPECT_EQ(full.consumer_views.size(), full.rows.size());
+    }
     const DepGraph expected = ViewsDropped(full);
     for (unsigned threads : {1u, 2u, 3u}) {
       for (size_t block_bytes : {0, 7, 300}) {

@@ -74,13 +74,16 @@ struct View {
   DimList strides;
 };
 
-/// One entry of `tasks[].args`.
+/// Every field of a View absent: what a view-less argument or row reads.
+inline constexpr View kAbsentView{};
+
+/// One entry of `tasks[].args`. 24 bytes: its view is kept apart (DepGraph::ViewOf), so that
+/// what only needs ids and types reads a third of the bytes.
 struct TaskArg {
   int64_t idx = INT64_MIN;  ///< INT64_MIN when missing or not an integer
   ArgType type = ArgType::kMissing;
   FieldState tensor_id_state = FieldState::kAbsent;
   TaskId tensor_id = 0;
-  View view;
 };
 
 /// One entry of `tasks[]`: a submitted (or dummy) task.
@@ -117,8 +120,9 @@ inline constexpr uint8_t kEdgeFlagOther = 4;   ///< any other element (or a non-
 /// EdgeRow::producer_view of a row without producer_* fields.
 inline constexpr uint32_t kNoProducerView = UINT32_MAX;
 
-/// One row of `edges[]`, kept in file order. Several rows may map to one pair. 64 bytes: the
-/// producer view, which most rows lack (creator and explicit rows), is stored apart.
+/// One row of `edges[]`, kept in file order. Several rows may map to one pair. 32 bytes: the
+/// consumer view is stored apart (DepGraph::ConsumerOf), and so is the producer view, which
+/// most rows lack (creator and explicit rows).
 struct EdgeRow {
   uint32_t pair = 0;  ///< index of its unique (pred, succ) pair in DepGraph::pairs
   /// Index of its producer_* fields in DepGraph::producer_views, or kNoProducerView (then
@@ -131,8 +135,9 @@ struct EdgeRow {
   uint8_t flags = 0;    ///< kEdgeFlag* bits; 0 = no `flags` key or an empty array
   int64_t arg = -1;
   TaskId tensor_id = 0;
-  View consumer;
 };
+
+static_assert(sizeof(TaskArg) == 24 && sizeof(EdgeRow) == 32);
 
 /// A unique dependency pair, by node index (see DepGraph::nodes).
 struct Pair {
@@ -148,8 +153,9 @@ using PairGraph = boost::compressed_sparse_row_graph<boost::bidirectionalS, boos
 /// The whole loaded graph. Built once by LoadDepsJson; read-only afterwards.
 ///
 /// Node indices are positions in `nodes`, which is sorted by task id, so every ordering by
-/// index is the viewer's numeric ordering. Memory is O(tasks + rows + dims) with compact
-/// rows (64 bytes, plus 32 for a row with producer fields); no copy of the source text is kept.
+/// index is the viewer's numeric ordering. Memory is O(tasks + rows + dims): 24 bytes an
+/// argument and 32 a row, plus 32 for each one's view and 32 for a row with producer fields
+/// when the views are loaded; no copy of the source text is kept.
 struct DepGraph {
   std::vector<TaskId> nodes;        ///< rendered nodes, ascending id
   std::vector<int32_t> node_task;   ///< per node: index into tasks, or -1 (alloc)
@@ -157,6 +163,10 @@ struct DepGraph {
   std::vector<TaskArg> args;        ///< all task arguments, grouped by task
   std::vector<Tensor> tensors;      ///< distinct tensors, ascending id (last entry wins)
   std::vector<EdgeRow> rows;        ///< all edge rows, file order
+  /// Per argument its view, parallel to `args`; per row its consumer_* fields, parallel to
+  /// `rows`. Both empty when !views_loaded. Read them through ViewOf / ConsumerOf.
+  std::vector<View> arg_views;
+  std::vector<View> consumer_views;
   /// The producer_* fields of the rows that have any, in row order (EdgeRow::producer_view);
   /// dtype unused: the producer's dtype is the tensor's.
   std::vector<View> producer_views;
@@ -164,8 +174,9 @@ struct DepGraph {
   std::vector<int64_t> dims;        ///< storage for every DimList
   std::vector<std::string> overlap_names = {""};  ///< interned `overlap` values
   std::string runtime;              ///< top-level "runtime" of newer captures ("" when absent)
-  /// False when loaded with LoadOptions::views off: every View is absent, so nothing that
-  /// reads views (the access model, the dataflow proof, the renderers of shapes) may be used.
+  /// False when loaded with LoadOptions::views off: no view is kept (arg_views,
+  /// consumer_views and producer_views are empty), so nothing that reads views (the access
+  /// model, the dataflow proof, the renderers of shapes) may be used.
   bool views_loaded = true;
   PairGraph graph;                  ///< CSR over pairs (edge index == pair index)
 
@@ -205,10 +216,20 @@ struct DepGraph {
   void BuildTensorIndex();
   /// The argument with `idx` of a task (last match wins, as a dict would), or nullptr.
   const TaskArg* FindArg(const Task& task, int64_t idx) const;
+  /// The view of `arg`, an element of `args` (not a copy); every field absent when the views
+  /// were not loaded. O(1).
+  const View& ViewOf(const TaskArg& arg) const {
+    return arg_views.empty() ? kAbsentView : arg_views[static_cast<size_t>(&arg - args.data())];
+  }
+  /// The consumer_* fields of `row`, an element of `rows` (not a copy); every field absent
+  /// when it has none or the views were not loaded. O(1).
+  const View& ConsumerOf(const EdgeRow& row) const {
+    return consumer_views.empty() ? kAbsentView
+                                  : consumer_views[static_cast<size_t>(&row - rows.data())];
+  }
   /// The producer_* fields of a row; every field absent when it has none. O(1).
   const View& ProducerOf(const EdgeRow& row) const {
-    static const View kNone;
-    return row.producer_view == kNoProducerView ? kNone : producer_views[row.producer_view];
+    return row.producer_view == kNoProducerView ? kAbsentView : producer_views[row.producer_view];
   }
   /// The elements of a dimension list.
   const int64_t* DimData(const DimList& list) const { return dims.data() + list.offset; }
