@@ -501,7 +501,9 @@ int RunSimulateCommand(const SimulateArgs& args, std::ostream& out, std::ostream
   }
 
   DepGraph graph;
-  if (!LoadGraphOrReport(args.input, &graph, err, args.threads)) return 1;
+  // Only the what-ifs (an edge mode's dataflow proof, the false-serialization audit) read views.
+  const ViewUse views = args.what_if.empty() ? ViewUse::kSkip : ViewUse::kRead;
+  if (!LoadGraphOrReport(args.input, &graph, err, args.threads, views)) return 1;
   NameMap names;
   if (!LoadNamesOrReport(args.input, args.func_names, &names, err)) return 1;
   MachineDescription desc;
