@@ -14,12 +14,15 @@ EDGE_MODES = ("full", "reduced", "omitted", "reduced_dataflow", "omitted_dataflo
 
 
 
-def load(path, name_map=None, threads: int = 0) -> Graph:
+def load(path, name_map=None, threads: int = 0, views: bool = True) -> Graph:
     """Loads a deps.json as the tools do: the graph on `threads` threads (0 = every core), the
-    kernel names from `name_map` or else the newest sibling name_map*.json. Raises Error with
-    the line the tools print after `error: `; an unreadable name map is a UserWarning."""
+    kernel names from `name_map` or else the newest sibling name_map*.json. With views=False
+    the tensor views (dtype, shape, strides, offset) are checked but not kept, as `depgraph
+    query` and `diff` load: a third less memory; then audit() and the dataflow edge modes,
+    which read them, raise Error. Raises Error with the line the tools print after `error: `;
+    an unreadable name map is a UserWarning."""
     return _depgraph.load(_os.fspath(path), None if name_map is None else _os.fspath(name_map),
-                          threads)
+                          threads, bool(views))
 
 
 __all__ = ["AuditReport", "CheckResult", "DiffReport", "EDGE_MODES", "EdgeList", "Error",

@@ -237,7 +237,7 @@ void BindGraph(py::module_& m) {
 
   m.def(
       "load",
-      [](const std::string& path, py::object name_map, unsigned threads) {
+      [](const std::string& path, py::object name_map, unsigned threads, bool views) {
         std::string names =
             name_map.is_none() ? std::string() : py::str(name_map).cast<std::string>();
         // A path with a NUL would name a shorter, different file: refuse it as open() does.
@@ -247,7 +247,7 @@ void BindGraph(py::module_& m) {
         GraphPtr graph;
         {
           py::gil_scoped_release release;
-          graph = LoadedGraph::Load(path, names, threads);
+          graph = LoadedGraph::Load(path, names, threads, views);
         }
         if (!graph->warning().empty()) {
           // Level 2: the caller of depgraph.load (the Python wrapper is level 1).
@@ -258,7 +258,7 @@ void BindGraph(py::module_& m) {
         return graph;
       },
       py::arg("path"), py::arg("name_map") = py::none(), py::arg("threads") = 0,
-      "load a deps.json (and its kernel names) as the tools do; use depgraph.load");
+      py::arg("views") = true, "load a deps.json (and its kernel names) as the tools do; use depgraph.load");
 }
 
 }  // namespace depgraph::python

@@ -21,13 +21,14 @@ std::string ErrorLine(const std::string& printed) {
 }  // namespace
 
 std::shared_ptr<LoadedGraph> LoadedGraph::Load(const std::string& path, const std::string& name_map,
-                                               unsigned threads) {
+                                               unsigned threads, bool views) {
   std::shared_ptr<LoadedGraph> loaded(new LoadedGraph());
   loaded->source_ = path;
   loaded->threads_ = threads;
   // The same helpers as `depgraph audit` and `query`, so the messages are theirs.
   std::ostringstream messages;
-  if (!LoadGraphOrReport(path, &loaded->graph_, messages, threads)) {
+  if (!LoadGraphOrReport(path, &loaded->graph_, messages, threads,
+                         views ? ViewUse::kRead : ViewUse::kSkip)) {
     throw Error(ErrorLine(messages.str()));
   }
   loaded->names_path_ = NamesPathFor(path, name_map);
@@ -39,6 +40,12 @@ std::shared_ptr<LoadedGraph> LoadedGraph::Load(const std::string& path, const st
   if (!loaded->warning_.empty()) loaded->names_path_.clear();  // unreadable: no names used
   loaded->display_ = loaded->graph_.Display();
   return loaded;
+}
+
+void LoadedGraph::RequireViews(const char* what) const {
+  if (graph_.views_loaded) return;
+  throw Error(source_ + ": " + what + " reads tensor views (dtype, shape, strides, offset), and "
+              "this graph was loaded with views=False: load it with views=True");
 }
 
 const std::vector<TaskLabel>& LoadedGraph::Labels() {

@@ -31,10 +31,15 @@ class LoadedGraph {
  public:
   /// Loads `path` as `depgraph query` and `audit` do: the graph on `threads` threads (0 = every
   /// core), then the kernel names from `name_map` or, when it is empty, the newest sibling
-  /// `name_map*.json`. Throws Error with the tools' message on bad input; an unreadable name
-  /// map only sets `warning()` (the tools print it and go on). O(file).
+  /// `name_map*.json`; without `views` no view is kept (LoadOptions::views: a third less
+  /// memory, and RequireViews refuses what needs them). Throws Error with the tools' message
+  /// on bad input; an unreadable name map only sets `warning()` (the tools print it and go
+  /// on). O(file).
   static std::shared_ptr<LoadedGraph> Load(const std::string& path, const std::string& name_map,
-                                           unsigned threads);
+                                           unsigned threads, bool views = true);
+
+  /// Throws Error naming `what` when the graph was loaded without views. O(1).
+  void RequireViews(const char* what) const;
 
   /// The loaded model. O(1).
   const DepGraph& graph() const { return graph_; }

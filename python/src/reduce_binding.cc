@@ -34,6 +34,9 @@ py::object Reduce(const GraphPtr& graph, const std::string& mode_name) {
                 "': expected full, reduced, omitted, reduced_dataflow, omitted_dataflow or "
                 "retained");
   }
+  if (mode == EdgeMode::kReducedDataflow || mode == EdgeMode::kOmittedDataflow) {
+    graph->RequireViews(("edge mode '" + mode_name + "'").c_str());
+  }
   Reduction r;
   r.graph = graph;
   r.mode = mode;

@@ -61,6 +61,7 @@ struct DiffRun {
 
 AuditRun Audit(const GraphPtr& graph) {
   if (!graph) throw py::type_error("audit() expects a depgraph.Graph, got None");
+  graph->RequireViews("audit()");
   auto result = std::make_shared<AuditResult>();
   std::string error;
   bool ok = false;

@@ -137,3 +137,20 @@ def test_diff_gate_flags_are_the_cli_flags(tmp_path):
     gap = depgraph.diff(ga, gc)
     assert gap.ok and len(gap.coverage_gaps) == 1 and "have no partner" in gap.coverage_gaps[0]
     assert not depgraph.diff(ga, gc, strict=True).ok
+
+
+def test_graphs_loaded_without_views_diff_alike_and_refuse_what_reads_views(pa_small, tmp_path):
+    broken, _ = without_one_edge(pa_small, tmp_path)
+    full = depgraph.diff(depgraph.load(pa_small), depgraph.load(broken))
+    lean_a, lean_b = depgraph.load(pa_small, views=False), depgraph.load(broken, views=False)
+    # The diff (and its findings: arguments, tensors, sources) never reads a view.
+    lean = depgraph.diff(lean_a, lean_b)
+    assert lean.text() == full.text() and lean.data == full.data and not lean.ok
+    g = depgraph.load(pa_small)
+    assert list(lean_a.edges) == list(g.edges) and lean_a.rows == g.rows
+    assert list(lean_a.reduce("reduced").kept) == list(g.reduce("reduced").kept)
+    for refused in (lambda: lean_a.reduce("reduced_dataflow"),
+                    lambda: lean_a.reduce("omitted_dataflow"), lambda: depgraph.audit(lean_a)):
+        with pytest.raises(depgraph.Error, match=r"loaded with views=False: load it with views=True"):
+            refused()
+    assert depgraph.audit(g).ok == depgraph.audit(depgraph.load(pa_small, views=True)).ok
