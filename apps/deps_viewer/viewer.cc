@@ -136,6 +136,10 @@ int RunViewer(const ViewerOptions& options, std::ostream& out, std::ostream& err
   LoadProgress progress(err, err_is_terminal, source);
   LoadOptions load_options;
   load_options.threads = options.threads;
+  // The dataflow proof and the graph pages (tensor info, the explorer's every mode) read
+  // views; the text and JSON reports of the other modes never do, and load a third lighter.
+  load_options.views = EdgeModeReadsViews(options.edge_mode) ||
+                       (options.format != "text" && options.format != "json");
   bool loaded =
       LoadDepsJson(input, &graph, &error, load_options, [&](double f) { progress(f); });
   progress.Done();

@@ -34,7 +34,7 @@ py::object Reduce(const GraphPtr& graph, const std::string& mode_name) {
                 "': expected full, reduced, omitted, reduced_dataflow, omitted_dataflow or "
                 "retained");
   }
-  if (mode == EdgeMode::kReducedDataflow || mode == EdgeMode::kOmittedDataflow) {
+  if (EdgeModeReadsViews(mode)) {
     graph->RequireViews(("edge mode '" + mode_name + "'").c_str());
   }
   Reduction r;

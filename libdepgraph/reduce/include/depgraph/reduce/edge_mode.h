@@ -25,6 +25,11 @@ enum class EdgeMode {
 bool ParseEdgeMode(std::string_view text, EdgeMode* mode);
 /// The command-line spelling of a mode.
 const char* EdgeModeName(EdgeMode mode);
+/// Whether SelectEdges runs the dataflow proof for `mode`, which reads the tensor views (a
+/// graph loaded without them, LoadOptions::views, cannot be used). O(1).
+inline bool EdgeModeReadsViews(EdgeMode mode) {
+  return mode == EdgeMode::kReducedDataflow || mode == EdgeMode::kOmittedDataflow;
+}
 
 /// The line deps_viewer prints on stdout for a reduction mode (the reference tool's words):
 /// `Transitive reduction: removed R redundant edge(s) of E (K kept)` for `reduced`, with `listed`
