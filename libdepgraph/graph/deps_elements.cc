@@ -272,8 +272,14 @@ bool DepsLoader::ReadTruthy(bool* out) {
 
 // Handles the view keys shared by task args and edge rows (with the prefix stripped).
 bool DepsLoader::ReadViewField(std::string_view key, View* view, bool* handled) {
-  *handled = views_;
-  if (!views_) return true;  // LoadOptions::views off: the caller skips the value
+  *handled = true;
+  if (!views_) {  // LoadOptions::views off: a view key's value is only checked
+    if (key == "dtype" || key == "shape" || key == "strides" || key == "start_offset") {
+      return SkipViewValue();
+    }
+    *handled = false;
+    return true;
+  }
   if (key == "dtype") return ReadDType(&view->dtype, &view->dtype_state);
   if (key == "shape") return ReadDims(&view->shape);
   if (key == "strides") return ReadDims(&view->strides);
@@ -282,6 +288,18 @@ bool DepsLoader::ReadViewField(std::string_view key, View* view, bool* handled) 
   }
   *handled = false;
   return true;
+}
+
+bool DepsLoader::SkipViewValue() {
+  // The compact forms first (a shape, an offset): what SkipValue would accept, element by
+  // element, without its general path.
+  int64_t plain[kPlainDims];
+  size_t count = 0;
+  if (reader_.TryReadPlainNumberArray(plain, kPlainDims, &count)) return true;
+  uint64_t value;
+  std::string_view digits;
+  if (reader_.TryReadPlainDecimal(&value, &digits)) return true;
+  return reader_.SkipValue() || SyntaxError();
 }
 
 bool DepsLoader::ReadEdge(size_t i) {
@@ -334,7 +352,7 @@ bool DepsLoader::ReadEdge(size_t i) {
     } else if (key.starts_with("producer_")) {
       bool handled;
       ok = ReadViewField(key.substr(9), &producer, &handled);
-      has_producer = has_producer || handled;
+      has_producer = has_producer || (handled && views_);
       if (ok && !handled) ok = reader_.SkipValue() || SyntaxError();
     } else {
       ok = reader_.SkipValue() || SyntaxError();

@@ -105,6 +105,8 @@ class DepsLoader {
   bool ReadOverlap(uint8_t* overlap);
   bool ReadArg(size_t i);
   bool ReadViewField(std::string_view key, View* view, bool* handled);
+  // Checks and skips the value of a view key (LoadOptions::views off), compact forms first.
+  bool SkipViewValue();
 
   // ---- the document (load_deps.cc) ----
   bool ReadTopLevelArray(const char* key, ElementReader element, const LoadOptions& options);
