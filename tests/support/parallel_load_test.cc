@@ -288,10 +288,8 @@ std::string Spaced(const std::string& text) {
   return out;
 }
 
-// The compact fast paths give the model the general paths give, on every real capture and on
-// shapes and strides of every kind the fast path must leave alone (a zero, a leading zero,
-// a sign, a fraction, an exponent, a string, 19 digits, more than eight dims, nesting).
-TEST(ParallelLoad, CompactAndSpacedDocumentsLoadTheSame) {
+// The text of every deps*.json under data/real.
+std::vector<std::string> RealCaptureTexts() {
   std::vector<std::string> texts;
   for (const auto& entry : fs::recursive_directory_iterator(testing::SourceDir() + "/data/real")) {
     const std::string name = entry.path().filename().string();
@@ -299,6 +297,14 @@ TEST(ParallelLoad, CompactAndSpacedDocumentsLoadTheSame) {
       texts.push_back(testing::ReadFile(entry.path().string()));
     }
   }
+  return texts;
+}
+
+// The compact fast paths give the model the general paths give, on every real capture and on
+// shapes and strides of every kind the fast path must leave alone (a zero, a leading zero,
+// a sign, a fraction, an exponent, a string, 19 digits, more than eight dims, nesting).
+TEST(ParallelLoad, CompactAndSpacedDocumentsLoadTheSame) {
+  std::vector<std::string> texts = RealCaptureTexts();
   ASSERT_GE(texts.size(), 10u);
   std::string tasks;
   const char* const shapes[] = {"[1,4096]", "[]", "[0,2]", "[3,0]", "[-1,2]", "[1.5,2]",
@@ -343,13 +349,7 @@ DepGraph ViewsDropped(DepGraph graph) {
 // Without views a load gives the full model less its views, on any thread count and block
 // size, and the same error for every malformed document, a view's syntax error included.
 TEST(ParallelLoad, WithoutViewsOnlyTheViewsAreMissing) {
-  std::vector<std::string> texts;
-  for (const auto& entry : fs::recursive_directory_iterator(testing::SourceDir() + "/data/real")) {
-    const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file() && name.starts_with("deps") && name.ends_with(".json")) {
-      texts.push_back(testing::ReadFile(entry.path().string()));
-    }
-  }
+  std::vector<std::string> texts = RealCaptureTexts();
   ASSERT_GE(texts.size(), 10u);
   testing::TempDir dir;
   gen_graph::GenOptions gen;
