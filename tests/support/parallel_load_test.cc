@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const unsigned kThreadCounts[] = {2, 3, 7};
+const unsigned kThreadCounts[] = {1, 2, 3, 7};
 
 ::testing::AssertionResult Differ(const std::string& what, size_t index) {
   return ::testing::AssertionFailure() << what << " differ at " << index;
@@ -127,6 +127,9 @@ LoadOptions Options(unsigned threads, size_t block_bytes) {
   return options;
 }
 
+// The sequential parse, straight from the input: what every block parse must equal.
+LoadOptions Sequential() { return Options(1, SIZE_MAX); }
+
 // Loads `text` with `options`: the model, or the error message (model empty).
 std::string LoadWith(const std::string& text, const LoadOptions& options, DepGraph* graph) {
   std::string err;
@@ -139,7 +142,7 @@ std::string LoadWith(const std::string& text, const LoadOptions& options, DepGra
 // Returns the blocks parsed in parallel by the load with the smallest block size.
 size_t ExpectSameOnAnyThreadCount(const std::string& text, const std::vector<size_t>& blocks) {
   DepGraph reference;
-  const std::string reference_error = LoadWith(text, Options(1, 0), &reference);
+  const std::string reference_error = LoadWith(text, Sequential(), &reference);
   size_t parallel_blocks = 0;
   for (unsigned threads : kThreadCounts) {
     for (size_t block_bytes : blocks) {
@@ -179,7 +182,7 @@ TEST(ParallelLoad, RealCapturesLoadTheSameOnAnyThreadCount) {
       ++files;
       DepGraph reference;
       std::string err;
-      const bool ok = LoadDepsJson(entry.path().string(), &reference, &err, Options(1, 0));
+      const bool ok = LoadDepsJson(entry.path().string(), &reference, &err, Sequential());
       for (unsigned threads : kThreadCounts) {
         for (size_t block_bytes : {0, 16, 300, 4096}) {
           DepGraph graph;
@@ -210,7 +213,7 @@ TEST(ParallelLoad, GeneratedGraphsLoadTheSameOnAnyThreadCount) {
     std::string err;
     ASSERT_TRUE(gen_graph::WriteGraphFile(gen, path, &stats, &err)) << err;
     DepGraph reference;
-    ASSERT_TRUE(LoadDepsJson(path, &reference, &err, Options(1, 0))) << err;
+    ASSERT_TRUE(LoadDepsJson(path, &reference, &err, Sequential())) << err;
     EXPECT_EQ(reference.rows.size(), stats.edges);
     if (shape == gen_graph::Shape::kDense) {  // 12 reads and 4 waits a task, less at the start
       EXPECT_GT(stats.edges, 15 * gen.tasks);
@@ -325,8 +328,8 @@ TEST(ParallelLoad, CompactAndSpacedDocumentsLoadTheSame) {
                   R"("consumer_shape":[2,2],"producer_strides":[4,1]}]})");
   for (const std::string& text : texts) {
     DepGraph compact, spaced;
-    const std::string compact_error = LoadWith(text, Options(1, 0), &compact);
-    const std::string spaced_error = LoadWith(Spaced(text), Options(1, 0), &spaced);
+    const std::string compact_error = LoadWith(text, Sequential(), &compact);
+    const std::string spaced_error = LoadWith(Spaced(text), Sequential(), &spaced);
     EXPECT_EQ(compact_error.empty(), spaced_error.empty()) << compact_error << spaced_error;
     if (compact_error.empty()) {
       EXPECT_TRUE(SameModel(compact, spaced)) << text.substr(0, 200);
@@ -371,7 +374,7 @@ TEST(ParallelLoad, WithoutViewsOnlyTheViewsAreMissing) {
   for (size_t k = 0; k < texts.size(); ++k) {
     const std::string& text = texts[k];
     DepGraph full;
-    const std::string full_error = LoadWith(text, Options(1, 0), &full);
+    const std::string full_error = LoadWith(text, Sequential(), &full);
     EXPECT_EQ(full_error.empty(), k < well_formed) << full_error;
     EXPECT_TRUE(full.views_loaded);
     if (full_error.empty()) {  // one view per argument and per row
@@ -459,7 +462,7 @@ TEST(ParallelLoad, MalformedInputGivesTheSequentialError) {
   };
   for (const std::string& text : documents) {
     DepGraph graph;
-    const std::string reference = LoadWith(text, Options(1, 0), &graph);
+    const std::string reference = LoadWith(text, Sequential(), &graph);
     ASSERT_FALSE(reference.empty()) << text;
     SCOPED_TRACE(reference);
     const size_t blocks = ExpectSameOnAnyThreadCount(text, {1, 2, 3, 5, 8, 13, 31, 64, 100, 0});
@@ -478,7 +481,7 @@ TEST(ParallelLoad, TooManyOverlapNamesAcrossBlocks) {
   }
   const std::string text = R"({"edges":[)" + edges + "]}";
   DepGraph graph;
-  EXPECT_EQ(LoadWith(text, Options(1, 0), &graph),
+  EXPECT_EQ(LoadWith(text, Sequential(), &graph),
             "deps.json: edges[254].overlap: more than 254 distinct overlap values");
   ExpectSameOnAnyThreadCount(text, {1, 40, 300, 2000, 0});
 }
@@ -512,7 +515,7 @@ TEST(ParallelLoad, ProgressIsMonotoneAndOnTheCallingThread) {
 TEST(ParallelLoad, ZeroThreadsMeansEveryCore) {
   const std::string text = AdversarialDocument(30);
   DepGraph reference, graph;
-  ASSERT_EQ(LoadWith(text, Options(1, 0), &reference), "");
+  ASSERT_EQ(LoadWith(text, Sequential(), &reference), "");
   ASSERT_EQ(LoadWith(text, Options(0, 64), &graph), "");
   EXPECT_TRUE(SameModel(reference, graph));
 }
@@ -523,8 +526,8 @@ TEST(ParallelLoad, RandomCutsOfRandomDocuments) {
     std::string text = AdversarialDocument(1 + static_cast<int>(rng() % 25));
     if (round % 3 == 1) text[rng() % text.size()] = "{}[],\":\\x "[rng() % 10];  // break it
     DepGraph reference, graph;
-    const std::string error = LoadWith(text, Options(1, 0), &reference);
-    const LoadOptions options = Options(2 + rng() % 6, 1 + rng() % 300);
+    const std::string error = LoadWith(text, Sequential(), &reference);
+    const LoadOptions options = Options(1 + rng() % 7, 1 + rng() % 300);
     EXPECT_EQ(LoadWith(text, options, &graph), error) << text;
     EXPECT_TRUE(SameModel(reference, graph)) << text;
   }

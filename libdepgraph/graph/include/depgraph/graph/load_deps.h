@@ -24,11 +24,14 @@ struct LoadStats {
 /// the same: only time and memory change.
 struct LoadOptions {
   /// Threads parsing the `tasks`, `tensors` and `edges` arrays: 0 = every core
-  /// (std::thread::hardware_concurrency()), 1 = only the calling thread. Arrays shorter than
-  /// two blocks are always parsed on the calling thread alone.
+  /// (std::thread::hardware_concurrency()), 1 = only the calling thread. An array of two
+  /// blocks or more is read in blocks even on one thread (copies of the input, never the
+  /// mapping: on a VM the first touch of a mapped page costs more than the copy); shorter
+  /// arrays are parsed on the calling thread straight from the mapping.
   unsigned threads = 0;
-  /// Bytes of input per block of the parallel parse; 0 = the default (1 MiB). Small values
-  /// only help tests exercise many block boundaries.
+  /// Bytes of input per block; 0 = the default (1 MiB). Small values only help tests exercise
+  /// many block boundaries; SIZE_MAX parses every array straight from the mapping, the
+  /// sequential parse the tests compare the block parse with.
   size_t block_bytes = 0;
   /// When set, receives what the load did (reset first).
   LoadStats* stats = nullptr;
