@@ -82,7 +82,7 @@ struct Candidate {
 
 // One part of the frontier sweep: every task in submit order, the accesses of its part only.
 // Its segments never meet another part's (AssignParts), so the parts together find exactly
-// the allocations of one sweep over everything.
+// the candidates of one sweep over everything.
 class SweepPart {
  public:
   SweepPart(const DepGraph& graph, const AccessModel& model, const ReachabilityIndex& reach,
@@ -107,7 +107,7 @@ class SweepPart {
   }
 
   // The unordered pairs found, by task then partner.
-  const std::vector<Candidate>& allocations() const { return allocations_; }
+  const std::vector<Candidate>& candidates() const { return candidates_; }
   // The access counters of the part (reads_checked and the like; no races).
   const RaceReport& counters() const { return counters_; }
   const ReachabilityStats& reach_stats() const { return reach_scratch_.stats; }
@@ -246,7 +246,7 @@ class SweepPart {
     MaybeCompact();
     std::sort(partners_.begin(), partners_.end());
     for (uint32_t partner : partners_) {
-      allocations_.push_back({t, partner, candidate_kinds_[partner]});
+      candidates_.push_back({t, partner, candidate_kinds_[partner]});
     }
   }
 
@@ -294,7 +294,7 @@ class SweepPart {
   const uint8_t part_;
   ReachScratch reach_scratch_;
   RaceReport counters_;
-  std::vector<Candidate> allocations_;
+  std::vector<Candidate> candidates_;
   std::vector<ByteInterval> clipped_;
   std::vector<ByteInterval> scratch_;
   SegmentMap<uint32_t> coarse_;   // writer every finer writer of the segment reaches
@@ -685,10 +685,10 @@ RaceReport FindRaces(const DepGraph& graph, const RaceGraphFacts& facts, const A
     report.allocation_resets += c.allocation_resets;
     reach->AddStats(part->reach_stats());
   }
-  // The allocations of both parts in (task, partner) order, one race per pair.
+  // The candidates of both parts in (task, partner) order, one race per pair.
   RaceReporter reporter(graph, model, options, in);
-  const std::vector<Candidate>& x = first.allocations();
-  const std::vector<Candidate>& y = second.allocations();
+  const std::vector<Candidate>& x = first.candidates();
+  const std::vector<Candidate>& y = second.candidates();
   auto before = [](const Candidate& a, const Candidate& b) {
     return a.t != b.t ? a.t < b.t : a.partner < b.partner;
   };

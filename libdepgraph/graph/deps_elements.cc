@@ -272,19 +272,14 @@ bool DepsLoader::ReadTruthy(bool* out) {
 
 // Handles the view keys shared by task args and edge rows (with the prefix stripped).
 bool DepsLoader::ReadViewField(std::string_view key, View* view, bool* handled) {
+  // With LoadOptions::views off, a view key's value is only checked (SkipViewValue).
   *handled = true;
-  if (!views_) {  // LoadOptions::views off: a view key's value is only checked
-    if (key == "dtype" || key == "shape" || key == "strides" || key == "start_offset") {
-      return SkipViewValue();
-    }
-    *handled = false;
-    return true;
-  }
-  if (key == "dtype") return ReadDType(&view->dtype, &view->dtype_state);
-  if (key == "shape") return ReadDims(&view->shape);
-  if (key == "strides") return ReadDims(&view->strides);
+  if (key == "dtype") return views_ ? ReadDType(&view->dtype, &view->dtype_state) : SkipViewValue();
+  if (key == "shape") return views_ ? ReadDims(&view->shape) : SkipViewValue();
+  if (key == "strides") return views_ ? ReadDims(&view->strides) : SkipViewValue();
   if (key == "start_offset") {
-    return ReadSmallInt(&view->start_offset_state, &view->start_offset, true);
+    return views_ ? ReadSmallInt(&view->start_offset_state, &view->start_offset, true)
+                  : SkipViewValue();
   }
   *handled = false;
   return true;
