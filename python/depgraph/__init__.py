@@ -21,8 +21,10 @@ def load(path, name_map=None, threads: int = 0, views: bool = True) -> Graph:
     query` and `diff` load: a third less memory; then audit() and the dataflow edge modes,
     which read them, raise Error. Raises Error with the line the tools print after `error: `;
     an unreadable name map is a UserWarning."""
+    if not isinstance(views, bool):  # views="no" would be truthy: refuse what is not a bool
+        raise TypeError(f"views: expected True or False, got {views!r}")
     return _depgraph.load(_os.fspath(path), None if name_map is None else _os.fspath(name_map),
-                          threads, bool(views))
+                          threads, views)
 
 
 __all__ = ["AuditReport", "CheckResult", "DiffReport", "EDGE_MODES", "EdgeList", "Error",

@@ -29,3 +29,11 @@ def test_embedded_null_byte_is_refused(tmp_path):
     program.write_text("")
     with pytest.raises(ValueError, match="embedded null byte"):
         depgraph.check(str(program) + "\0junk")
+
+
+@pytest.mark.parametrize("views", ["no", "false", None, 0, 1, 1.0, []])
+def test_views_must_be_a_bool(views):
+    # views="no" is truthy: taking it as True would keep the views the caller meant to drop.
+    with pytest.raises(TypeError, match="views: expected True or False"):
+        depgraph.load(SAMPLE, views=views)
+    assert depgraph.load(SAMPLE, views=False).stats() == depgraph.load(SAMPLE).stats()
